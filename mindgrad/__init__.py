@@ -1,0 +1,60 @@
+"""mindgrad: MindSpore's automatic differentiation programming model on NumPy and CuPy.
+
+``import mindgrad as ms`` gives the names MindSpore scripts use (``Tensor``, ``Parameter``,
+``nn``, ``ops``, ``context``, ``grad``, ...); ``mindgrad run script.py`` runs a MindSpore
+script unmodified."""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+import numpy as _np
+
+from . import context, runtime  # noqa: F401
+from .common import dtype  # noqa: F401
+from .common.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
+                           float64, float_, half, int8, int16, int32, int64, int_, single,
+                           uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
+from .common.parameter import Parameter, ParameterTuple  # noqa: F401
+from .common.tensor import Tensor  # noqa: F401
+from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context  # noqa: F401
+from . import ops  # noqa: F401  (binds the Tensor operators)
+from . import nn  # noqa: F401
+from .jit import jit, ms_function  # noqa: F401
+from .ops.composite import grad, jacfwd, jacrev, jvp, value_and_grad, vjp  # noqa: F401
+
+
+def set_seed(seed: int) -> None:
+    """Seed the random number generators used by initializers and random operators."""
+    from .common import random as _random
+
+    _random.set_seed(seed)
+
+
+def mutable(input_data, dynamic_len: bool = False):
+    """Mark a tuple/list input as a variable (accepted; mindgrad treats inputs uniformly)."""
+    return input_data
+
+
+class _NoGrad:
+    """``mindspore._no_grad()``: a context in which no gradient is recorded."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _no_grad():
+    return _NoGrad()
+
+
+def is_tensor(obj) -> bool:
+    return isinstance(obj, Tensor)
+
+
+def from_numpy(array: _np.ndarray) -> Tensor:
+    return Tensor(array)
+
+
+tensor = Tensor

@@ -1,0 +1,119 @@
+"""The transformations themselves, independent of MindSpore's calling conventions:
+``reverse`` (run a function under a reverse trace and return its pullback) and ``forward``
+(push tangents through a function). ``mindgrad.ops.composite`` shapes them into
+GradOperation, grad, value_and_grad, jvp, vjp, jacfwd and jacrev."""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..common.parameter import Parameter
+from ..common.tensor import Tensor
+from ..core.primitive import pop_trace, push_trace, state
+from ..core.tree import flatten, tree_map
+from ..prims import shape as S
+from .forward import ForwardTrace
+from .reverse import ReverseTrace
+
+
+def _param_primal(p: Parameter) -> Any:
+    """The value a Parameter has below a new trace: an outer tracer standing for it, the
+    graph's Parameter input, or its current array."""
+    if p._sub is not None:
+        return p._sub
+    from ..graph.trace import current_graph_trace
+
+    g = current_graph_trace()
+    return g.lift(p) if g is not None else Tensor._wrap(p._data)
+
+
+def _resolve(a: Any) -> Any:
+    sub = getattr(a, "_sub", None)
+    return a if sub is None else sub
+
+
+class Pullback:
+    """The result of ``reverse``: the primal output and a function from output cotangents to
+    input and weight cotangents. It may be called many times (Jacobians)."""
+
+    __slots__ = ("trace", "out", "out_tracers", "arg_tracers", "weight_tracers", "args",
+                 "weights")
+
+    def __init__(self, trace, out, out_tracers, arg_tracers, weight_tracers, args, weights):
+        self.trace = trace
+        self.out = out
+        self.out_tracers = out_tracers
+        self.arg_tracers = arg_tracers
+        self.weight_tracers = weight_tracers
+        self.args = args
+        self.weights = weights
+
+    def default_sens(self) -> list:
+        return [S.ones_like(o.primal) if getattr(o, "_trace", None) is self.trace else None
+                for o in self.out_tracers]
+
+    def __call__(self, sens_leaves: Sequence | None = None) -> tuple[list, list]:
+        """Cotangents for the differentiated args and weights (zeros where unused), given
+        one cotangent per output leaf (default: ones)."""
+        if sens_leaves is None:
+            sens_leaves = self.default_sens()
+        cts = self.trace.backward(list(zip(self.out_tracers, sens_leaves)))
+        return ([_finish(cts.get(t.idx), a) for t, a in zip(self.arg_tracers, self.args)],
+                [_finish(cts.get(t.idx), w) for t, w in zip(self.weight_tracers, self.weights)])
+
+
+def _finish(ct: Any, like: Any) -> Any:
+    """Zeros for an input that received nothing; the gradient keeps the input's dtype."""
+    if ct is None:
+        return S.zeros_like(like)
+    want = S.dtype_of(like)
+    return ct if S.dtype_of(ct) == want else S.cast(ct, dtype=want)
+
+
+def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
+            weights: Sequence[Parameter] = ()) -> Pullback:
+    """Call ``fn(*args)`` differentiating args at ``positions`` and ``weights``."""
+    trace = push_trace(ReverseTrace())
+    saved = []
+    try:
+        new_args = list(args)
+        arg_tracers = []
+        for i in positions:
+            t = trace.new_tracer(_resolve(args[i]))
+            new_args[i] = t
+            arg_tracers.append(t)
+        weight_tracers = []
+        for p in weights:
+            t = trace.new_tracer(_param_primal(p))
+            saved.append((p, p._sub, p._trace))
+            p._sub, p._trace = t, trace
+            state.substituted += 1
+            weight_tracers.append(t)
+        out = fn(*new_args)
+    finally:
+        for p, sub, tr in reversed(saved):
+            p._sub, p._trace = sub, tr
+            state.substituted -= 1
+        pop_trace(trace)
+    out_leaves, _ = flatten(out)
+    primal_out = tree_map(lambda o: o.primal if getattr(o, "_trace", None) is trace else o, out)
+    return Pullback(trace, primal_out, out_leaves, arg_tracers, weight_tracers,
+                    [args[i] for i in positions], list(weights))
+
+
+def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, Any]:
+    """Return ``(fn(*primals), tangent of the output)``; outputs that do not depend on the
+    inputs get zero tangents."""
+    trace = push_trace(ForwardTrace())
+    try:
+        args = [trace.new_tracer(_resolve(p), t) for p, t in zip(primals, tangents)]
+        out = fn(*args)
+    finally:
+        pop_trace(trace)
+    out_p = tree_map(trace.primal_of, out)
+    out_t = tree_map(lambda o: _tangent_or_zero(trace, o), out)
+    return out_p, out_t
+
+
+def _tangent_or_zero(trace: ForwardTrace, o: Any) -> Any:
+    t = trace.tangent_of(o)
+    return S.zeros_like(trace.primal_of(o)) if t is None else t

@@ -1,0 +1,1 @@
+"""Tensor, Parameter, dtypes and printing."""

@@ -1,0 +1,82 @@
+"""``Parameter`` (a named, trainable Tensor whose value can be updated) and ``ParameterTuple``."""
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from .tensor import Tensor
+
+
+class Parameter(Tensor):
+    """A trainable tensor owned by a Cell. Unlike a Tensor, its value can be replaced in place
+    (``set_data``, ``assign_value``), which is how optimizers update it.
+
+    While a transformation differentiates with respect to a Parameter, ``_sub`` holds the
+    tracer that stands for it and ``_trace`` that tracer's trace; the dispatch point swaps
+    it in."""
+
+    __slots__ = ("name", "requires_grad", "layerwise_parallel", "_trace", "_sub", "_named")
+
+    def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
+                 layerwise_parallel: bool = False, parallel_optimizer: bool = True) -> None:
+        if isinstance(default_input, Tensor):
+            data = default_input._data
+        else:
+            data = Tensor(default_input)._data
+        self._data = data
+        self._named = name is not None
+        self.name = name if name is not None else "Parameter"
+        self.requires_grad = bool(requires_grad)
+        self.layerwise_parallel = layerwise_parallel
+        self._trace = None
+        self._sub = None
+
+    def __repr__(self) -> str:
+        return (f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
+                f"requires_grad={self.requires_grad})")
+
+    @property
+    def data(self) -> "Parameter":
+        return self
+
+    def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
+        """Replace the value. The new value must keep the shape; it is cast to the dtype."""
+        new = data._data if isinstance(data, Tensor) else Tensor(data)._data
+        if tuple(new.shape) != tuple(self._data.shape):
+            raise ValueError(f"For 'Parameter.set_data', the new value of '{self.name}' has "
+                             f"shape {tuple(new.shape)} but the parameter has shape "
+                             f"{tuple(self._data.shape)}.")
+        if new.dtype != self._data.dtype:
+            new = new.astype(self._data.dtype)
+        self._data = new
+        return self
+
+    def assign_value(self, value: Any) -> "Parameter":
+        return self.set_data(value)
+
+    def clone(self, init: str = "same") -> "Parameter":
+        return Parameter(Tensor._wrap(self._data.copy()), self.name, self.requires_grad)
+
+    def value(self) -> Tensor:
+        return Tensor._wrap(self._data)
+
+    __hash__ = object.__hash__
+
+
+class ParameterTuple(tuple):
+    """A tuple of Parameters (what ``GradOperation(get_by_list=True)`` differentiates)."""
+
+    def __new__(cls, iterable: Iterable[Parameter]) -> "ParameterTuple":
+        items = tuple(iterable)
+        for p in items:
+            if not isinstance(p, Parameter):
+                raise TypeError(f"For 'ParameterTuple', every element must be a Parameter, "
+                                f"but got {type(p).__name__}.")
+        return super().__new__(cls, items)
+
+    def clone(self, prefix: str, init: str = "same") -> "ParameterTuple":
+        out = []
+        for p in self:
+            c = p.clone(init)
+            c.name = f"{prefix}.{p.name}"
+            out.append(c)
+        return ParameterTuple(out)

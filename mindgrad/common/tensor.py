@@ -1,0 +1,254 @@
+"""``Tensor``: an immutable n-d array on NumPy (CPU) or CuPy (GPU) with MindSpore's API.
+
+Operators and methods are thin front-ends over ``mindgrad.ops.functional``; every one of
+them goes through the single dispatch point, so they all work on tracers too."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import dtype as mstype
+from .printing import format_repr, format_str
+
+F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
+
+
+def _default_array(data: Any, xp) -> Any:
+    """MindSpore's dtype defaults: Python floats become float32, ints int64, bools bool."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return xp.asarray(data)
+    arr = np.asarray(data)
+    if arr.dtype == np.float64:
+        arr = arr.astype(np.float32)
+    elif arr.dtype.kind in "iu":
+        arr = arr.astype(np.int64)
+    elif arr.dtype.kind not in "fb":
+        raise TypeError(f"For 'Tensor', input_data must be a number, bool, list, tuple or "
+                        f"numpy.ndarray, but got {type(data).__name__} holding {arr.dtype}")
+    return xp.asarray(arr)
+
+
+class Tensor:
+    """A MindSpore Tensor. ``Tensor(data, dtype=None)`` accepts numbers, bools, (nested) lists
+    and tuples, NumPy arrays and other Tensors."""
+
+    __slots__ = ("_data", "__weakref__")
+    _trace = None  # plain tensors belong to no trace (tracers override this)
+    __array_priority__ = 100  # make ``ndarray * Tensor`` call Tensor.__rmul__
+
+    def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None,
+                 init: Any = None, const_arg: bool = False) -> None:
+        from ..context import array_module
+
+        xp = array_module()
+        if input_data is None:
+            if shape is None:
+                raise ValueError("For 'Tensor', input_data and shape can not both be None.")
+            np_dtype = mstype.to_numpy(dtype) if dtype is not None else np.float32
+            arr = xp.zeros(tuple(shape) if not isinstance(shape, int) else (shape,), np_dtype)
+            if init is not None and hasattr(init, "_fill"):
+                arr = xp.asarray(init._fill(arr.shape, np_dtype))
+        elif isinstance(input_data, Tensor):
+            arr = input_data._data
+        else:
+            arr = _default_array(input_data, xp)
+        if dtype is not None:
+            np_dtype = mstype.to_numpy(dtype)
+            if arr.dtype != np_dtype:
+                arr = arr.astype(np_dtype)
+        self._data = arr
+
+    @classmethod
+    def _wrap(cls, arr: Any) -> "Tensor":
+        t = object.__new__(Tensor)
+        t._data = arr
+        return t
+
+    # --- metadata ---------------------------------------------------------------------------
+    @property
+    def shape(self) -> tuple:
+        return self._data.shape
+
+    @property
+    def dtype(self) -> mstype.DType:
+        return mstype.from_numpy(self._data.dtype)
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def itemsize(self) -> int:
+        return self._data.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        return self._data.nbytes
+
+    @property
+    def strides(self) -> tuple:
+        return self._data.strides
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    def asnumpy(self) -> np.ndarray:
+        """A NumPy copy of the values (from the GPU if the tensor lives there)."""
+        arr = self._data
+        if isinstance(arr, np.ndarray):
+            return arr.copy()
+        if hasattr(arr, "get"):
+            return arr.get()
+        return np.array(arr)
+
+    def numpy(self) -> np.ndarray:
+        return self.asnumpy()
+
+    def item(self, index: Any = None) -> Any:
+        arr = self.asnumpy()
+        return arr.item() if index is None else arr.item(index)
+
+    def tolist(self) -> Any:
+        return self.asnumpy().tolist()
+
+    def __array__(self, dtype: Any = None, copy: Any = None) -> np.ndarray:
+        arr = self.asnumpy()
+        return arr if dtype is None else arr.astype(dtype)
+
+    # --- printing ---------------------------------------------------------------------------
+    def __str__(self) -> str:
+        return format_str(self.asnumpy())
+
+    def __repr__(self) -> str:
+        return format_repr(self.asnumpy(), str(self.dtype))
+
+    # --- Python protocol --------------------------------------------------------------------
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise ValueError("The truth value of a Tensor with more than one element is "
+                             "ambiguous.")
+        return bool(self._data)
+
+    def __float__(self) -> float:
+        return float(self._data)
+
+    def __int__(self) -> int:
+        return int(self._data)
+
+    def __index__(self) -> int:
+        if self._data.dtype.kind not in "iu":
+            raise TypeError("only integer tensors can be used as an index")
+        return int(self._data)
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d Tensor")
+        return self.shape[0]
+
+    def __iter__(self):
+        for i in range(len(self)):
+            yield self[i]
+
+    __hash__ = object.__hash__
+
+    # --- operators --------------------------------------------------------------------------
+    def __add__(self, o): return F.add(self, o)
+    def __radd__(self, o): return F.add(o, self)
+    def __sub__(self, o): return F.sub(self, o)
+    def __rsub__(self, o): return F.sub(o, self)
+    def __mul__(self, o): return F.mul(self, o)
+    def __rmul__(self, o): return F.mul(o, self)
+    def __truediv__(self, o): return F.div(self, o)
+    def __rtruediv__(self, o): return F.div(o, self)
+    def __floordiv__(self, o): return F.floor_div(self, o)
+    def __rfloordiv__(self, o): return F.floor_div(o, self)
+    def __mod__(self, o): return F.floor_mod(self, o)
+    def __rmod__(self, o): return F.floor_mod(o, self)
+    def __pow__(self, o): return F.pow(self, o)
+    def __rpow__(self, o): return F.pow(o, self)
+    def __matmul__(self, o): return F.matmul(self, o)
+    def __rmatmul__(self, o): return F.matmul(o, self)
+    def __neg__(self): return F.neg(self)
+    def __pos__(self): return self
+    def __abs__(self): return F.abs(self)
+    def __invert__(self): return F.logical_not(self)
+    def __and__(self, o): return F.logical_and(self, o)
+    def __or__(self, o): return F.logical_or(self, o)
+    def __lt__(self, o): return F.less(self, o)
+    def __le__(self, o): return F.less_equal(self, o)
+    def __gt__(self, o): return F.greater(self, o)
+    def __ge__(self, o): return F.greater_equal(self, o)
+    def __eq__(self, o): return F.equal(self, o)  # type: ignore[override]
+    def __ne__(self, o): return F.not_equal(self, o)  # type: ignore[override]
+    def __getitem__(self, index): return F.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        raise TypeError("mindgrad Tensors are immutable: build a new one with ops.where, "
+                        "ops.tensor_scatter_update or Tensor.index_update-style ops instead.")
+
+    # --- methods ----------------------------------------------------------------------------
+    def astype(self, dtype): return F.cast(self, dtype)
+    def to(self, dtype): return F.cast(self, dtype)
+    def float(self): return F.cast(self, mstype.float32)
+    def int(self): return F.cast(self, mstype.int32)
+    def sum(self, axis=None, keepdims=False, dtype=None):
+        out = F.reduce_sum(self, axis, keepdims)
+        return out if dtype is None else F.cast(out, dtype)
+    def mean(self, axis=None, keep_dims=False): return F.reduce_mean(self, axis, keep_dims)
+    def max(self, axis=None, keepdims=False): return F.reduce_max(self, axis, keepdims)
+    def min(self, axis=None, keepdims=False): return F.reduce_min(self, axis, keepdims)
+    def prod(self, axis=None, keep_dims=False): return F.reduce_prod(self, axis, keep_dims)
+    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims)
+    def argmin(self, axis=None, keepdims=False): return F.argmin(self, axis, keepdims)
+    def reshape(self, *shape):
+        return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int)
+                         else shape)
+    def view(self, *shape): return self.reshape(*shape)
+    def flatten(self): return F.reshape(self, (-1,))
+    def ravel(self): return F.reshape(self, (-1,))
+    def transpose(self, *axes):
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        return F.transpose(self, tuple(axes) if axes else None)
+    def permute(self, *axes): return self.transpose(*axes)
+    @property
+    def T(self): return F.transpose(self, None)
+    def swapaxes(self, a, b): return F.swapaxes(self, a, b)
+    def expand_dims(self, axis): return F.expand_dims(self, axis)
+    def unsqueeze(self, dim): return F.expand_dims(self, dim)
+    def squeeze(self, axis=None): return F.squeeze(self, axis)
+    def broadcast_to(self, shape): return F.broadcast_to(self, shape)
+    def expand_as(self, other): return F.broadcast_to(self, other.shape)
+    def abs(self): return F.abs(self)
+    def exp(self): return F.exp(self)
+    def log(self): return F.log(self)
+    def sqrt(self): return F.sqrt(self)
+    def square(self): return F.square(self)
+    def sin(self): return F.sin(self)
+    def cos(self): return F.cos(self)
+    def tanh(self): return F.tanh(self)
+    def sigmoid(self): return F.sigmoid(self)
+    def pow(self, e): return F.pow(self, e)
+    def matmul(self, o): return F.matmul(self, o)
+    def clip(self, lo=None, hi=None): return F.clamp(self, lo, hi)
+    def clamp(self, min=None, max=None): return F.clamp(self, min, max)
+    def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
+    def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
+    def norm(self, ord=None, dim=None, keepdim=False): return F.norm(self, ord, dim, keepdim)
+    def cumsum(self, axis): return F.cumsum(self, axis)
+    def tile(self, reps): return F.tile(self, reps)
+    def flip(self, dims): return F.flip(self, dims)
+    def copy(self): return Tensor._wrap(self._data.copy())
+    def fill(self, value): return F.fill(self.dtype, self.shape, value)
+    def zeros_like(self): return F.zeros_like(self)
+    def ones_like(self): return F.ones_like(self)
+    def is_floating_point(self) -> bool: return self._data.dtype.kind == "f"
+    def set_dtype(self, dtype): return F.cast(self, dtype)

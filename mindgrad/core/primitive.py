@@ -1,0 +1,173 @@
+"""The one dispatch point: every operation is ``bind(prim, args, params)``.
+
+``bind`` hands the operation to the innermost active transformation (trace) whose tracers
+appear among the arguments; with none, it runs the primitive's NumPy/CuPy implementation at
+once (PYNATIVE). Traces nest: each has a level, and a trace lowers its work to the levels
+below by calling ``bind`` again, so grad-of-grad, jvp-of-grad and graph tracing compose
+without special cases.
+
+A primitive keeps all of its rules on itself, registered next to its definition:
+``impl`` (arrays in, array out), ``vjp`` (one rule per input, written in differentiable
+operations), ``jvp`` (one rule per input, or a whole-primitive rule), ``batch`` (vmap) and
+``taylor`` (jet).
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from ..common.tensor import Tensor
+
+
+class Primitive:
+    """An operation with all of its rules."""
+
+    __slots__ = ("name", "impl", "vjp", "vjp_all", "jvp", "jvp_all", "batch", "taylor",
+                 "expr", "multiple_results", "nondiff", "effect")
+
+    def __init__(self, name: str, impl: Callable, *, expr: str | None = None,
+                 multiple_results: bool = False, nondiff: bool = False,
+                 effect: bool = False) -> None:
+        self.name = name
+        self.impl = impl
+        self.expr = expr  # optional inline Python template for graph code generation
+        self.multiple_results = multiple_results
+        self.nondiff = nondiff  # outputs carry no gradient (comparisons, argmax, ...)
+        self.effect = effect  # random or stateful: never folded, merged or removed
+        self.vjp: tuple | None = None
+        self.vjp_all: Callable | None = None
+        self.jvp: tuple | None = None
+        self.jvp_all: Callable | None = None
+        self.batch: Callable | None = None
+        self.taylor: Callable | None = None
+
+    def __call__(self, *args: Any, **params: Any) -> Any:
+        return bind(self, args, params)
+
+    def __repr__(self) -> str:
+        return f"Primitive({self.name})"
+
+
+class MissingRuleError(NotImplementedError):
+    pass
+
+
+def missing_rule(prim: Primitive, transform: str) -> MissingRuleError:
+    return MissingRuleError(f"The operation {prim.name} has no {transform} rule, so it cannot be "
+                            f"differentiated by {transform}.")
+
+
+# --- the trace stack -------------------------------------------------------------------------
+
+class Trace:
+    """Base class of transformations. ``level`` orders nested traces (higher is inner)."""
+
+    __slots__ = ("level",)
+
+    def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
+        raise NotImplementedError
+
+
+class _State:
+    __slots__ = ("stack", "dynamic", "substituted")
+
+    def __init__(self) -> None:
+        self.stack: list[Trace] = []
+        # The graph trace while a GRAPH-mode function is being traced: operations whose
+        # arguments hold no tracer (constants, Parameters) are recorded by it too.
+        self.dynamic: Trace | None = None
+        self.substituted = 0  # how many Parameters currently stand for a tracer
+
+
+state = _State()
+
+
+def push_trace(trace: Trace) -> Trace:
+    trace.level = len(state.stack)
+    state.stack.append(trace)
+    return trace
+
+
+def pop_trace(trace: Trace) -> None:
+    top = state.stack.pop()
+    assert top is trace, "trace stack corrupted"
+
+
+class Tracer(Tensor):
+    """A value seen by a trace. Its ``_data`` is the concrete array underneath (metadata only:
+    shape and dtype), so every Tensor method works on tracers unchanged."""
+
+    __slots__ = ("_trace",)
+
+    def _concrete(self) -> Any:
+        raise NotImplementedError
+
+    @property
+    def _data(self):  # type: ignore[override]
+        return self._concrete()
+
+    def asnumpy(self):
+        return self.__lower__().asnumpy()
+
+    def __lower__(self) -> Tensor:
+        raise NotImplementedError
+
+    def __bool__(self) -> bool:
+        return bool(self.__lower__())
+
+    def __float__(self) -> float:
+        return float(self.__lower__())
+
+    def __int__(self) -> int:
+        return int(self.__lower__())
+
+    def __index__(self) -> int:
+        return int(self.__lower__())
+
+
+def _resolve_params(args: Sequence) -> tuple:
+    """Replace Parameters that currently stand for a tracer by that tracer."""
+    return tuple(a._sub if getattr(a, "_sub", None) is not None else a for a in args)
+
+
+def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
+    """Apply ``prim`` to ``args``: through the innermost trace involved, or eagerly."""
+    top = None
+    for a in args:
+        t = getattr(a, "_trace", None)
+        if t is not None and (top is None or t.level > top.level):
+            top = t
+    if top is None:
+        top = state.dynamic
+        if top is None:
+            return eager(prim, args, params)
+    if state.substituted:
+        args = _resolve_params(args)
+    return top.process(prim, args, params)
+
+
+def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    out = prim.impl(*arrays, **params)
+    if prim.multiple_results:
+        return tuple(Tensor._wrap(o) for o in out)
+    return Tensor._wrap(out)
+
+
+def find_top_trace(args: Sequence) -> Trace | None:
+    top = None
+    for a in args:
+        t = getattr(a, "_trace", None)
+        if t is not None and (top is None or t.level > top.level):
+            top = t
+    return top
+
+
+def custom_vjp_call(fun: Callable, bwd: Callable, args: Sequence, name: str) -> Any:
+    """Call ``fun(*args)`` whose reverse rule is ``bwd(args, out, dout) -> grads``.
+
+    Reverse-mode traces record ``bwd`` instead of differentiating ``fun``; every other
+    transformation sees the operations of ``fun`` as usual."""
+    top = find_top_trace(args)
+    if top is None or not hasattr(top, "process_custom_vjp"):
+        return fun(*args)
+    return top.process_custom_vjp(fun, bwd, args, name)

@@ -1,0 +1,147 @@
+"""GRAPH mode tracing: run a function once on tracers that carry concrete values and record
+every primitive application into a flat SSA graph.
+
+Because tracers hold real values, Python control flow on tensor values still works while
+tracing: each such decision is recorded as a guard, and the compiled function checks its
+guards on every call (a failed guard makes the caller trace the other branch)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..common.parameter import Parameter
+from ..common.tensor import Tensor
+from ..core.primitive import Primitive, Trace, Tracer
+
+
+class Lit:
+    """A Python value (scalar, None, dtype) used directly as an operand."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+
+class GraphTracer(Tracer):
+    __slots__ = ("var", "val")
+
+    def _concrete(self):
+        return self.val
+
+    def __lower__(self):
+        return Tensor._wrap(self.val)
+
+    def __bool__(self) -> bool:
+        return self._trace.guard(self, bool)
+
+    def __float__(self) -> float:
+        return self._trace.guard(self, float)
+
+    def __int__(self) -> int:
+        return self._trace.guard(self, int)
+
+    def __index__(self) -> int:
+        return self._trace.guard(self, int)
+
+    def asnumpy(self) -> np.ndarray:
+        # The value escapes to Python, where the graph cannot follow it: this signature
+        # will run eagerly from now on (still correct, just not compiled).
+        self._trace.opaque = True
+        return Tensor._wrap(self.val).asnumpy()
+
+
+class GraphTrace(Trace):
+    """Records ``(prim, params, in_vars, out_vars)`` equations. Vars are ints; operands are
+    vars or ``Lit``. ``vals`` keeps each var's traced value (used by constant folding)."""
+
+    __slots__ = ("eqns", "vals", "inputs", "consts", "params", "_memo", "opaque", "assigns")
+
+    def __init__(self) -> None:
+        self.eqns: list = []
+        self.vals: list = []
+        self.inputs: list[int] = []
+        self.consts: dict[int, Any] = {}
+        self.params: list[tuple[int, Parameter]] = []
+        self._memo: dict[int, tuple[Any, GraphTracer]] = {}
+        self.opaque = False
+        self.assigns: dict[int, tuple[Parameter, int]] = {}
+
+    def new_tracer(self, val: Any) -> GraphTracer:
+        t = object.__new__(GraphTracer)
+        t._trace = self
+        t.var = len(self.vals)
+        t.val = val
+        self.vals.append(val)
+        return t
+
+    def new_input(self, val: Any) -> GraphTracer:
+        t = self.new_tracer(val)
+        self.inputs.append(t.var)
+        return t
+
+    def lift(self, a: Any) -> GraphTracer:
+        """The tracer standing for a tensor: itself, a Parameter input, or a constant."""
+        if isinstance(a, GraphTracer) and a._trace is self:
+            return a
+        key = id(a)
+        hit = self._memo.get(key)
+        if hit is not None and hit[0] is a:
+            return hit[1]
+        if isinstance(a, Tracer):
+            raise RuntimeError("A value from a finished transformation was used inside a "
+                               "GRAPH-mode function (an escaped tracer).")
+        t = self.new_tracer(a._data)
+        if isinstance(a, Parameter):
+            self.params.append((t.var, a))
+        else:
+            self.consts[t.var] = a._data
+        self._memo[key] = (a, t)  # keep `a` alive so its id stays unique
+        return t
+
+    def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
+        from ..prims.shape import stop_gradient
+
+        if prim is stop_gradient:
+            return self.lift(args[0])
+        ins: list = []
+        vals: list = []
+        for a in args:
+            if isinstance(a, Tensor):
+                t = self.lift(a)
+                ins.append(t.var)
+                vals.append(t.val)
+            else:
+                ins.append(Lit(a))
+                vals.append(a)
+        out = prim.impl(*vals, **params)
+        if prim.multiple_results:
+            outs = tuple(self.new_tracer(o) for o in out)
+            self.eqns.append((prim, params, ins, [o.var for o in outs]))
+            return outs
+        t = self.new_tracer(out)
+        self.eqns.append((prim, params, ins, [t.var]))
+        return t
+
+    def guard(self, t: GraphTracer, kind: type) -> Any:
+        value = kind(t.val)
+        self.eqns.append((GUARD, {"kind": kind, "value": value}, [t.var], []))
+        return value
+
+    def assign(self, param: Parameter, value: Any) -> None:
+        """Record ``param.set_data(value)``: the compiled function returns the new value
+        and the caller stores it; later reads in this trace see it at once."""
+        t = self.lift(value) if isinstance(value, Tensor) else self.lift(Tensor(value))
+        self.assigns[id(param)] = (param, t.var)
+        self._memo[id(param)] = (param, t)
+
+
+GUARD = Primitive("Guard", None)
+
+
+def current_graph_trace() -> GraphTrace | None:
+    from ..core.primitive import state
+
+    d = state.dynamic
+    return d if isinstance(d, GraphTrace) else None

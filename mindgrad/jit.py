@@ -1,0 +1,40 @@
+"""``mindgrad.jit``: compile a function (or method) into a cached graph, in either mode."""
+from __future__ import annotations
+
+import functools
+from typing import Any, Callable
+
+from .graph.function import GraphFunction
+
+
+class _Jit:
+    """A compiled function; as a method decorator it binds ``self`` like a function."""
+
+    def __init__(self, fn: Callable) -> None:
+        self._graph = GraphFunction(fn, getattr(fn, "__name__", "jit"))
+        functools.update_wrapper(self, fn)
+
+    def __call__(self, *args: Any) -> Any:
+        return self._graph(*args)
+
+    def __get__(self, obj: Any, objtype: Any = None) -> Any:
+        if obj is None:
+            return self
+        return functools.partial(self._graph, obj)
+
+    @property
+    def graphs(self) -> list:
+        """The generated source of every compiled variant (for inspection)."""
+        return [v.source for vs in self._graph.cache.values() if isinstance(vs, list) for v in vs]
+
+
+def jit(function: Callable | None = None, *, mode: str = "PSJit", input_signature: Any = None,
+        **kwargs: Any) -> Any:
+    """Compile ``function`` on its first call per input signature (usable as ``@jit`` or
+    ``@jit(...)``). Calls inside another transformation are traced into it instead."""
+    if function is None:
+        return lambda f: _Jit(f)
+    return _Jit(function)
+
+
+ms_function = jit

@@ -1,0 +1,398 @@
+"""MindSpore's differentiation API on top of ``mindgrad.ad``: GradOperation, grad,
+value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..ad.api import Pullback, forward, reverse
+from ..common.parameter import Parameter, ParameterTuple
+from ..common.tensor import Tensor
+from ..core.tree import flatten, unflatten
+from . import functional as F
+
+
+# --- shared helpers ----------------------------------------------------------------------------
+def _check_callable(fn: Any, who: str) -> None:
+    if not callable(fn):
+        raise TypeError(f"For '{who}', the fn should be callable, but got "
+                        f"{type(fn).__name__}.")
+
+
+def _weights_list(weights: Any, who: str) -> tuple[list[Parameter], bool]:
+    """Normalize ``weights``; the flag says whether a single Parameter was given."""
+    if weights is None:
+        return [], False
+    if isinstance(weights, Parameter):
+        return [weights], True
+    if isinstance(weights, (tuple, list, ParameterTuple)):
+        ws = list(weights)
+        for w in ws:
+            if not isinstance(w, Parameter):
+                raise TypeError(f"For '{who}', 'weights' must be a Parameter, a ParameterTuple "
+                                f"or a list of Parameters, but it holds a {type(w).__name__}.")
+        return ws, False
+    raise TypeError(f"For '{who}', 'weights' must be a Parameter, a ParameterTuple or a list "
+                    f"of Parameters, but got {type(weights).__name__}.")
+
+
+def _sens_leaves(pb: Pullback, sens: Any, who: str) -> list:
+    """Match a user-given sensitivity to the output structure, checking shapes."""
+    out_leaves, _ = flatten(pb.out)
+    sens_leaves, _ = flatten(sens)
+    if len(sens_leaves) != len(out_leaves):
+        raise ValueError(f"For '{who}', the sens must match the output structure: the output "
+                         f"has {len(out_leaves)} tensor(s) but sens has {len(sens_leaves)}.")
+    for i, (s, o) in enumerate(zip(sens_leaves, out_leaves)):
+        if s.shape != o.shape:
+            raise ValueError(f"For '{who}', sens[{i}] has shape {list(s.shape)} but the output "
+                             f"it scales has shape {list(o.shape)}.")
+    return sens_leaves
+
+
+# --- GradOperation ----------------------------------------------------------------------------
+class GradOperation:
+    """``GradOperation(get_all=False, get_by_list=False, sens_param=False)(fn, weights)``
+    returns a function computing gradients of ``fn``:
+
+    - neither flag: the gradient of the first input, as a Tensor;
+    - ``get_all``: a tuple over all Tensor inputs;
+    - ``get_by_list``: a tuple over ``weights`` (a single Parameter gives a bare Tensor;
+      no weights means all trainable parameters of ``fn``);
+    - both: ``(input_grads, weight_grads)``.
+
+    With ``sens_param`` the last argument scales the output (a tuple for tuple outputs);
+    otherwise every output is weighted by ones."""
+
+    def __init__(self, get_all: bool = False, get_by_list: bool = False,
+                 sens_param: bool = False) -> None:
+        for name, v in (("get_all", get_all), ("get_by_list", get_by_list),
+                        ("sens_param", sens_param)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For 'GradOperation', the '{name}' should be bool, but got "
+                                f"{type(v).__name__}")
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+
+    def __call__(self, fn: Callable, weights: Any = None) -> Callable:
+        _check_callable(fn, "GradOperation")
+        op = self
+
+        def grad_fn(*args: Any) -> Any:
+            return op._run(fn, weights, args)
+
+        grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
+        return grad_fn
+
+    def _run(self, fn: Callable, weights: Any, args: tuple) -> Any:
+        sens = None
+        if self.sens_param:
+            if not args:
+                raise TypeError("For 'GradOperation' with sens_param=True, the last argument "
+                                "must be the sens, but no argument was given.")
+            args, sens = args[:-1], args[-1]
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if not self.get_all:
+            positions = positions[:1] if positions and positions[0] == 0 else []
+        ws, single = [], False
+        if self.get_by_list:
+            if weights is None and hasattr(fn, "trainable_params"):
+                ws = list(fn.trainable_params())
+            else:
+                ws, single = _weights_list(weights, "GradOperation")
+        pb = reverse(fn, args, positions, ws)
+        leaves = None if sens is None else _sens_leaves(pb, sens, "GradOperation")
+        dargs, dws = pb(leaves)
+        if self.get_all:
+            in_part: Any = tuple(dargs)
+        else:
+            in_part = dargs[0] if dargs else ()
+        w_part: Any = dws[0] if single else tuple(dws)
+        if self.get_all and self.get_by_list:
+            return in_part, w_part
+        return w_part if self.get_by_list else in_part
+
+
+# --- grad / value_and_grad ----------------------------------------------------------------------
+def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
+    """Checked positions (Tensor args only) and whether the result is a single gradient."""
+    if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
+        raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
+    pos = [grad_position] if isinstance(grad_position, int) else list(grad_position)
+    for p in pos:
+        if isinstance(p, bool) or not isinstance(p, int):
+            raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
+        if p < 0:
+            raise ValueError("grad_position must be >= 0.")
+        if p >= len(args):
+            raise IndexError(f"Position index {p} is exceed input size.")
+    if len(set(pos)) != len(pos):
+        raise ValueError("There are duplicate positions in `grad_position`, please check it")
+    single = isinstance(grad_position, int) or len(pos) == 1
+    return [p for p in pos if isinstance(args[p], Tensor)], single
+
+
+class _GradSpec:
+    """What ``grad``/``value_and_grad`` were asked for, shared by both."""
+
+    def __init__(self, fn, grad_position, weights, has_aux, return_ids, sens_param, who):
+        _check_callable(fn, who)
+        if grad_position is None and weights is None:
+            raise ValueError("`grad_position` and `weight` can not be None at the same time.")
+        if isinstance(grad_position, (tuple, list)) and len(grad_position) == 0 and weights is not None:
+            raise RuntimeError(f"For '{who}', 'grad_position' is an empty tuple: give at "
+                               f"least one position, or None to take only weight gradients.")
+        self.fn, self.grad_position, self.has_aux = fn, grad_position, has_aux
+        self.return_ids, self.sens_param, self.who = return_ids, sens_param, who
+        self.weights, _ = _weights_list(weights, who)
+        self.weights_given = weights is not None
+
+    def run(self, args: tuple) -> tuple[Any, Any]:
+        sens = None
+        if self.sens_param:
+            args, sens = args[:-1], args[-1]
+        if self.grad_position is None:
+            positions, single = [], False
+        else:
+            positions, single = _positions(self.grad_position, args)
+        fn = self.fn
+        if self.has_aux:
+            fn = _first_output(self.fn, self.who)
+        pb = reverse(fn, args, positions, self.weights)
+        leaves = None if sens is None else _sens_leaves(pb, sens, self.who)
+        dargs, dws = pb(leaves)
+        if self.return_ids:
+            dargs = [(p, g) for p, g in zip(positions, dargs)]
+            dws = [(w.name, g) for w, g in zip(self.weights, dws)]
+        if single:
+            in_part: Any = dargs[0] if dargs else ()
+        else:
+            in_part = tuple(dargs)
+        out = pb.out
+        if self.grad_position is None:
+            grads: Any = tuple(dws)
+        elif self.weights_given:
+            grads = (in_part, tuple(dws))
+        else:
+            grads = in_part
+        if self.has_aux:
+            main, aux = out
+            return (main,) + tuple(F.stop_gradient(a) for a in aux), (grads, tuple(aux))
+        return out, grads
+
+
+def _first_output(fn: Callable, who: str) -> Callable:
+    """For has_aux: ``fn``'s output becomes ``(out[0], aux)``; only ``out[0]`` is
+    differentiated (aux goes through stop_gradient)."""
+
+    def wrapped(*args: Any) -> Any:
+        out = fn(*args)
+        if not isinstance(out, (tuple, list)) or len(out) < 2:
+            raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
+        return out[0], F.stop_gradient(tuple(out[1:]))
+
+    return wrapped
+
+
+def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: bool = False,
+         return_ids: bool = False, sens_param: bool = False) -> Callable:
+    """Gradient function of ``fn`` (MindSpore 2.x ``ops.grad``)."""
+    spec = _GradSpec(fn, grad_position, weights, has_aux, return_ids, sens_param, "grad")
+
+    def grad_fn(*args: Any) -> Any:
+        return spec.run(args)[1]
+
+    return grad_fn
+
+
+def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
+                   has_aux: bool = False, return_ids: bool = False) -> Callable:
+    """Function returning ``(fn(*args), gradients)``."""
+    spec = _GradSpec(fn, grad_position, weights, has_aux, return_ids, False, "value_and_grad")
+
+    def vg_fn(*args: Any) -> Any:
+        value, grads = spec.run(args)
+        if has_aux:
+            return value, grads[0]
+        return value, grads
+
+    return vg_fn
+
+
+def get_grad(gradients: Any, identifier: Any) -> Tensor:
+    """Find a gradient by position or Parameter (or its name) in a ``return_ids`` result."""
+    key = identifier.name if isinstance(identifier, Parameter) else identifier
+
+    def search(node: Any) -> Any:
+        if isinstance(node, tuple):
+            if len(node) == 2 and not isinstance(node[0], (tuple, Tensor)) and node[0] == key \
+                    and isinstance(node[1], Tensor):
+                return node[1]
+            for child in node:
+                hit = search(child)
+                if hit is not None:
+                    return hit
+        return None
+
+    hit = search(gradients)
+    if hit is None:
+        raise ValueError(f"For 'get_grad', no gradient with identifier {key!r} was found; "
+                         f"build the gradients with return_ids=True.")
+    return hit
+
+
+# --- forward mode -------------------------------------------------------------------------------
+def _as_tensor_tuple(x: Any, who: str) -> tuple:
+    items = tuple(x) if isinstance(x, (tuple, list)) else (x,)
+    for t in items:
+        if not isinstance(t, Tensor):
+            raise TypeError("The inputs type must be a Tensor, tuple or list of Tensors.")
+    return items
+
+
+def _check_tangents(primals: tuple, tangents: tuple, who: str) -> None:
+    if len(tangents) != len(primals):
+        raise ValueError(f"v has invalid length: should be {len(primals)}, but got "
+                         f"{len(tangents)}")
+    for i, (p, t) in enumerate(zip(primals, tangents)):
+        if p.shape != t.shape:
+            raise ValueError(f"For '{who}', v[{i}] has shape {list(t.shape)} but input {i} has "
+                             f"shape {list(p.shape)}.")
+
+
+def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
+    """Forward mode: ``(fn(*inputs), J v)``, or ``(out0, J v, aux)`` with has_aux."""
+    _check_callable(fn, "jvp")
+    primals = _as_tensor_tuple(inputs, "jvp")
+    tangents = _as_tensor_tuple(v, "jvp")
+    _check_tangents(primals, tangents, "jvp")
+    target = _first_output(fn, "jvp") if has_aux else fn
+    out, tan = forward(target, primals, tangents)
+    if has_aux:
+        return out[0], tan[0], out[1]
+    return out, tan
+
+
+def _cotangents(out: Any, v: tuple, who: str) -> list:
+    out_leaves, _ = flatten(out)
+    if len(v) == 1 and isinstance(v[0], (tuple, list)):
+        v = tuple(v[0])
+    if len(v) != len(out_leaves):
+        raise ValueError(f"For '{who}', v must give one cotangent per output: the output has "
+                         f"{len(out_leaves)} tensor(s), but got {len(v)}.")
+    for i, (c, o) in enumerate(zip(v, out_leaves)):
+        if not isinstance(c, Tensor):
+            raise TypeError(f"For '{who}', v[{i}] must be a Tensor, but got {type(c).__name__}.")
+        if c.shape != o.shape:
+            raise ValueError(f"For '{who}', v[{i}] has shape {list(c.shape)} but output {i} has "
+                             f"shape {list(o.shape)}.")
+    return list(v)
+
+
+def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) -> tuple:
+    """Reverse mode, in two forms:
+
+    - ``vjp(fn, *inputs)`` (MindSpore 2.x) returns ``(out, vjp_fn)``; ``vjp_fn(v)`` gives a
+      tuple over all inputs (and ``(input_grads, weight_grads)`` with weights);
+    - ``vjp(fn, (x, y), v)`` (the 1.x tutorials' form: a tuple of tensors then ``v``) returns
+      ``(out, grads)`` directly."""
+    _check_callable(fn, "vjp")
+    if len(inputs) == 2 and isinstance(inputs[0], (tuple, list)) and inputs[0] \
+            and all(isinstance(t, Tensor) for t in inputs[0]) and weights is None \
+            and not has_aux:
+        primals = tuple(inputs[0])
+        v = inputs[1] if isinstance(inputs[1], (tuple, list)) else (inputs[1],)
+        pb = reverse(fn, primals, range(len(primals)))
+        dargs, _ = pb(_cotangents(pb.out, tuple(v), "vjp"))
+        return pb.out, tuple(dargs)
+    for t in inputs:
+        if not isinstance(t, Tensor):
+            raise TypeError("The inputs type must be Tensor.")
+    ws, _ = _weights_list(weights, "vjp")
+    target = _first_output(fn, "vjp") if has_aux else fn
+    pb = reverse(target, inputs, range(len(inputs)), ws)
+    out = pb.out[0] if has_aux else pb.out
+    main_pb = pb
+
+    def vjp_fn(*v: Any) -> Any:
+        cts = _cotangents(out, v, "vjp")
+        if has_aux:
+            aux_leaves, _ = flatten(pb.out[1])
+            cts = cts + [None] * len(aux_leaves)
+        dargs, dws = main_pb(cts)
+        return (tuple(dargs), tuple(dws)) if weights is not None else tuple(dargs)
+
+    if has_aux:
+        return out, vjp_fn, pb.out[1]
+    return out, vjp_fn
+
+
+# --- Jacobians ----------------------------------------------------------------------------------
+def _one_hots(like: Tensor) -> list:
+    n = like.size
+    eye = F.eye(n, dtype=like.dtype)
+    return [F.reshape(eye[i], like.shape) for i in range(n)]
+
+
+def jacrev(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Callable:
+    """Jacobian by reverse mode; shape ``out.shape + in.shape``; one per output for tuple
+    outputs, a tuple over positions for several positions."""
+    _check_callable(fn, "jacrev")
+
+    def jac_fn(*args: Any) -> Any:
+        positions, single = _positions(grad_position, args)
+        target = _first_output(fn, "jacrev") if has_aux else fn
+        pb = reverse(target, args, positions)
+        main = pb.out[0] if has_aux else pb.out
+        outs, tree = flatten(main)
+        extra = len(flatten(pb.out)[0]) - len(outs)
+        per_out = []
+        for k, o in enumerate(outs):
+            rows = [[] for _ in positions]
+            for e in _one_hots(o):
+                seeds = [None] * (len(outs) + extra)
+                seeds[k] = e
+                dargs, _ = pb(seeds)
+                for r, d in zip(rows, dargs):
+                    r.append(d)
+            jacs = [F.reshape(F.stack(r), o.shape + args[p].shape)
+                    for r, p in zip(rows, positions)]
+            per_out.append(jacs[0] if single else tuple(jacs))
+        jac = unflatten(tree, per_out)
+        return (jac, pb.out[1]) if has_aux else jac
+
+    return jac_fn
+
+
+def jacfwd(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Callable:
+    """Jacobian by forward mode (one jvp per input element); same layout as ``jacrev``."""
+    _check_callable(fn, "jacfwd")
+
+    def jac_fn(*args: Any) -> Any:
+        positions, single = _positions(grad_position, args)
+        target = _first_output(fn, "jacfwd") if has_aux else fn
+        columns = []
+        aux = None
+        for p in positions:
+            cols = []
+            for e in _one_hots(args[p]):
+                tangents = [e if i == p else F.zeros_like(a) for i, a in enumerate(args)]
+                out, tan = forward(target, args, tangents)
+                if has_aux:
+                    out, tan, aux = out[0], tan[0], out[1]
+                cols.append(tan)
+            columns.append((p, cols, out))
+        out_struct = columns[0][2]
+        outs, tree = flatten(out_struct)
+        per_out = []
+        for k, o in enumerate(outs):
+            jacs = []
+            for p, cols, _ in columns:
+                tk = [flatten(c)[0][k] for c in cols]
+                stacked = F.stack(tk, axis=-1)  # out.shape + (n_in,)
+                jacs.append(F.reshape(stacked, o.shape + args[p].shape))
+            per_out.append(jacs[0] if single else tuple(jacs))
+        jac = unflatten(tree, per_out)
+        return (jac, aux) if has_aux else jac
+
+    return jac_fn
