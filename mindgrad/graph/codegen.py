@@ -26,6 +26,9 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
              name: str = "graph") -> tuple[Callable, str]:
     """Return ``fn(*inputs, *params) -> tuple of output arrays`` and its source text."""
     ns: dict[str, Any] = {"_GuardFail": GuardFail}
+    name = "".join(c if c.isalnum() else "_" for c in name)
+    if not name.isidentifier():
+        name = "graph_" + name
 
     def ref(o: Any) -> str:
         if isinstance(o, Lit):
