@@ -117,3 +117,42 @@ def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, A
 def _tangent_or_zero(trace: ForwardTrace, o: Any) -> Any:
     t = trace.tangent_of(o)
     return S.zeros_like(trace.primal_of(o)) if t is None else t
+
+
+def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0) -> Any:
+    """Map ``fn`` over axis ``in_axes[i]`` of each ``args[i]`` (None: not mapped) at once.
+    ``out_axes`` is an int/None for every output leaf or a matching tuple."""
+    from .batching import BatchTrace
+
+    sizes = [(a.shape[ax]) for a, ax in zip(args, in_axes) if ax is not None]
+    if not sizes:
+        raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
+    for s in sizes[1:]:
+        if s != sizes[0]:
+            raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should "
+                               f"be equal, but got {sizes[0]} and {s}.")
+    trace = push_trace(BatchTrace(sizes[0]))
+    try:
+        targs = [a if ax is None else trace.new_tracer(_resolve(a), ax % max(a.ndim, 1))
+                 for a, ax in zip(args, in_axes)]
+        out = fn(*targs)
+    finally:
+        pop_trace(trace)
+    leaves, tree = flatten(out)
+    axes = _per_leaf(out_axes, out, len(leaves))
+    from ..core.tree import unflatten
+
+    return unflatten(tree, [trace.value_at(x, ax) for x, ax in zip(leaves, axes)])
+
+
+def _per_leaf(spec: Any, out: Any, n: int) -> list:
+    if spec is None or isinstance(spec, int):
+        return [spec] * n
+    flat: list = []
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    if len(spec) != len(outs):
+        raise ValueError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
+                         f"returns {len(outs)} outputs.")
+    for s, o in zip(spec, outs):
+        flat.extend(_per_leaf(s, o, len(flatten(o)[0])))
+    return flat

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..core.primitive import Primitive, Trace, Tracer, bind, missing_rule
+from ..prims.arith import add
 
 
 class ForwardTracer(Tracer):
@@ -45,8 +46,6 @@ class ForwardTrace(Trace):
         if prim.jvp_all is not None:
             out, tout = prim.jvp_all(primals, tangents, **params)
         elif prim.jvp is not None:
-            from ..prims.arith import add
-
             out = bind(prim, primals, params)
             tout = None
             rules = prim.jvp

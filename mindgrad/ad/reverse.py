@@ -12,6 +12,8 @@ from typing import Any, Callable, Sequence
 
 from ..common.tensor import Tensor
 from ..core.primitive import Primitive, Trace, Tracer, bind, missing_rule
+from ..prims.arith import add
+from ..prims.shape import zeros_like
 
 
 class ReverseTracer(Tracer):
@@ -75,9 +77,6 @@ class ReverseTrace(Trace):
     def backward(self, seeds: Sequence[tuple[Any, Any]]) -> dict:
         """Propagate cotangents from ``(tracer, cotangent)`` seeds to every tracer of this
         trace; returns ``{tracer.idx: cotangent}`` for those that received one."""
-        from ..prims.arith import add
-        from ..prims.shape import zeros_like
-
         cts: dict = {}
         for tr, ct in seeds:
             if ct is not None and getattr(tr, "_trace", None) is self:
@@ -97,9 +96,10 @@ class ReverseTrace(Trace):
                 in_cts = prim.vjp_all(g, out, *primals, **params)
             elif prim.vjp is not None:
                 rules = prim.vjp
-                in_cts = [None if tr is None or i >= len(rules) or rules[i] is None
-                          else rules[i](g, out, *primals, **params)
-                          for i, tr in enumerate(tracers)]
+                in_cts = [None] * len(tracers)
+                for i, tr in enumerate(tracers):
+                    if tr is not None and i < len(rules) and rules[i] is not None:
+                        in_cts[i] = rules[i](g, out, *primals, **params)
             else:
                 raise missing_rule(prim, "reverse-mode (grad/vjp)")
             for tr, ct in zip(tracers, in_cts):

@@ -17,6 +17,12 @@ from ..prims import shape as S
 class Cell:
     """Base class of networks: subclass it and define ``construct``."""
 
+    _has_bprop = False  # set per subclass: whether it (or a base) defines bprop
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._has_bprop = callable(getattr(cls, "bprop", None))
+
     def __init__(self, auto_prefix: bool = True, flags: Any = None) -> None:
         object.__setattr__(self, "_params", OrderedDict())
         object.__setattr__(self, "_cells", OrderedDict())
@@ -123,7 +129,7 @@ class Cell:
         return graph(*args, extra_key=self.training)
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
-        if "bprop" in type(self).__dict__ or _inherits_bprop(type(self)):
+        if type(self)._has_bprop:
             if kwargs:
                 raise TypeError(f"For '{type(self).__name__}', a Cell with a custom bprop "
                                 f"takes positional inputs only.")
@@ -161,10 +167,6 @@ class Cell:
 
     def extend_repr(self) -> str:
         return ""
-
-
-def _inherits_bprop(cls: type) -> bool:
-    return any("bprop" in k.__dict__ for k in cls.__mro__[1:] if k is not Cell and k is not object)
 
 
 __all__ = ["Cell", "ParameterTuple"]

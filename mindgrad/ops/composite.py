@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..ad.api import Pullback, forward, reverse
+from ..ad.api import Pullback, forward, reverse, vectorize
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
 from ..core.tree import flatten, unflatten
@@ -328,35 +328,33 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
 
 
 # --- Jacobians ----------------------------------------------------------------------------------
-def _one_hots(like: Tensor) -> list:
+def _basis(like: Tensor) -> Tensor:
+    """The standard basis of ``like``'s space, stacked: shape ``(n,) + like.shape``."""
     n = like.size
-    eye = F.eye(n, dtype=like.dtype)
-    return [F.reshape(eye[i], like.shape) for i in range(n)]
+    return F.reshape(F.eye(n, dtype=like.dtype), (n,) + like.shape)
 
 
 def jacrev(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Callable:
-    """Jacobian by reverse mode; shape ``out.shape + in.shape``; one per output for tuple
-    outputs, a tuple over positions for several positions."""
+    """Jacobian by reverse mode, one batched (vmap) pullback per output: shape
+    ``out.shape + in.shape``; one per output for tuple outputs, a tuple over positions for
+    several positions."""
     _check_callable(fn, "jacrev")
 
     def jac_fn(*args: Any) -> Any:
         positions, single = _positions(grad_position, args)
         target = _first_output(fn, "jacrev") if has_aux else fn
         pb = reverse(target, args, positions)
-        main = pb.out[0] if has_aux else pb.out
-        outs, tree = flatten(main)
-        extra = len(flatten(pb.out)[0]) - len(outs)
+        n_seeds = len(flatten(pb.out)[0])
+        outs, tree = flatten(pb.out[0] if has_aux else pb.out)
         per_out = []
         for k, o in enumerate(outs):
-            rows = [[] for _ in positions]
-            for e in _one_hots(o):
-                seeds = [None] * (len(outs) + extra)
+            def pull(e: Tensor, k: int = k) -> tuple:
+                seeds = [None] * n_seeds
                 seeds[k] = e
-                dargs, _ = pb(seeds)
-                for r, d in zip(rows, dargs):
-                    r.append(d)
-            jacs = [F.reshape(F.stack(r), o.shape + args[p].shape)
-                    for r, p in zip(rows, positions)]
+                return tuple(pb(seeds)[0])
+
+            rows = vectorize(pull, [_basis(o)], [0], 0)
+            jacs = [F.reshape(r, o.shape + args[p].shape) for r, p in zip(rows, positions)]
             per_out.append(jacs[0] if single else tuple(jacs))
         jac = unflatten(tree, per_out)
         return (jac, pb.out[1]) if has_aux else jac
@@ -365,34 +363,84 @@ def jacrev(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Calla
 
 
 def jacfwd(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Callable:
-    """Jacobian by forward mode (one jvp per input element); same layout as ``jacrev``."""
+    """Jacobian by forward mode, one batched (vmap) jvp per input position; same layout as
+    ``jacrev``."""
     _check_callable(fn, "jacfwd")
 
     def jac_fn(*args: Any) -> Any:
         positions, single = _positions(grad_position, args)
         target = _first_output(fn, "jacfwd") if has_aux else fn
+        value = target(*args)
+        main = value[0] if has_aux else value
+        outs, tree = flatten(main)
         columns = []
-        aux = None
         for p in positions:
-            cols = []
-            for e in _one_hots(args[p]):
+            def push(e: Tensor, p: int = p) -> Any:
                 tangents = [e if i == p else F.zeros_like(a) for i, a in enumerate(args)]
-                out, tan = forward(target, args, tangents)
-                if has_aux:
-                    out, tan, aux = out[0], tan[0], out[1]
-                cols.append(tan)
-            columns.append((p, cols, out))
-        out_struct = columns[0][2]
-        outs, tree = flatten(out_struct)
+                tan = forward(target, args, tangents)[1]
+                return tan[0] if has_aux else tan
+
+            columns.append(flatten(vectorize(push, [_basis(args[p])], [0], -1))[0])
         per_out = []
         for k, o in enumerate(outs):
-            jacs = []
-            for p, cols, _ in columns:
-                tk = [flatten(c)[0][k] for c in cols]
-                stacked = F.stack(tk, axis=-1)  # out.shape + (n_in,)
-                jacs.append(F.reshape(stacked, o.shape + args[p].shape))
+            jacs = [F.reshape(col[k], o.shape + args[p].shape)
+                    for col, p in zip(columns, positions)]
             per_out.append(jacs[0] if single else tuple(jacs))
         jac = unflatten(tree, per_out)
-        return (jac, aux) if has_aux else jac
+        return (jac, value[1]) if has_aux else jac
 
     return jac_fn
+
+
+def hessian(fn: Callable, grad_position: Any = 0) -> Callable:
+    """Second derivatives as ``jacfwd(jacrev(fn))`` (forward over reverse)."""
+    return jacfwd(jacrev(fn, grad_position), grad_position)
+
+
+# --- vmap -------------------------------------------------------------------------------------------
+def _in_axes(in_axes: Any, args: tuple) -> tuple[list, list]:
+    """Flatten the arguments and give each tensor leaf its mapped axis."""
+    leaves, axes = [], []
+
+    def walk(a: Any, spec: Any) -> None:
+        if isinstance(a, Tensor):
+            if spec is not None and not isinstance(spec, int):
+                raise TypeError(f"For 'vmap', the axis of a Tensor input must be an int or "
+                                f"None, but got {spec!r}.")
+            if spec is not None and not -max(a.ndim, 1) <= spec < max(a.ndim, 1):
+                raise ValueError(f"For 'vmap', in_axes {spec} is out of range for an input of "
+                                 f"shape {list(a.shape)}.")
+            leaves.append(a)
+            axes.append(spec)
+        elif isinstance(a, (tuple, list)):
+            specs = spec if isinstance(spec, (tuple, list)) else [spec] * len(a)
+            if len(specs) != len(a):
+                raise ValueError(f"For 'vmap', in_axes {spec!r} does not match an input with "
+                                 f"{len(a)} elements.")
+            for x, s in zip(a, specs):
+                walk(x, s)
+
+    specs = in_axes if isinstance(in_axes, (tuple, list)) else [in_axes] * len(args)
+    if len(specs) != len(args):
+        raise ValueError(f"For 'vmap', in_axes has {len(specs)} entries but {len(args)} "
+                         f"arguments were given.")
+    for a, s in zip(args, specs):
+        walk(a, s)
+    return leaves, axes
+
+
+def vmap(fn: Callable, in_axes: Any = 0, out_axes: Any = 0) -> Callable:
+    """Vectorize ``fn`` over an axis of its inputs (``in_axes``: int, None, or a tuple per
+    argument) putting the mapped axis of the outputs at ``out_axes``."""
+    _check_callable(fn, "vmap")
+
+    def mapped(*args: Any) -> Any:
+        leaves, axes = _in_axes(in_axes, args)
+        _, tree = flatten(args)
+
+        def flat_fn(*xs: Any) -> Any:
+            return fn(*unflatten(tree, list(xs)))
+
+        return vectorize(flat_fn, leaves, axes, out_axes)
+
+    return mapped

@@ -42,7 +42,9 @@ neg.jvp = (lambda t, ans, x: neg(t),)
 
 def _pow_dx(x, y, ans):
     # d/dx x**y = y * x**(y-1); written without dividing by x so that x = 0 stays finite.
-    return mul(y, pow_(x, sub(y, 1)))
+    # A Python exponent stays a Python number, so it never changes the result's dtype.
+    y_minus_1 = y - 1 if isinstance(y, (int, float)) else sub(y, 1)
+    return mul(y, pow_(x, y_minus_1))
 
 
 def _pow_dy(x, ans):
@@ -93,3 +95,7 @@ atan2.vjp = (lambda g, ans, x, y: S.unbroadcast(mul(g, div(y, _atan2_den(x, y)))
              lambda g, ans, x, y: S.unbroadcast(mul(g, neg(div(x, _atan2_den(x, y)))), y))
 atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, div(y, _atan2_den(x, y))), ans),
              lambda t, ans, x, y: S.broadcast_like(mul(t, neg(div(x, _atan2_den(x, y)))), ans))
+
+from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
+
+B.defelementwise(add, sub, mul, div, neg, pow_, maximum, minimum, floor_div, floor_mod, atan2)

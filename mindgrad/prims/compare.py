@@ -50,3 +50,8 @@ select.vjp = (None,
 select.jvp = (None,
               lambda t, ans, c, x, y: S.broadcast_like(_zeros_where(c, S.broadcast_like(t, ans), True), ans),
               lambda t, ans, c, x, y: S.broadcast_like(_zeros_where(c, S.broadcast_like(t, ans), False), ans))
+
+from . import batch_rules as B  # noqa: E402
+
+B.defelementwise(equal, not_equal, less, less_equal, greater, greater_equal, logical_and,
+                 logical_or, logical_xor, logical_not, isnan, isinf, isfinite, select)

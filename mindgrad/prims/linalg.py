@@ -29,3 +29,8 @@ matmul.vjp = (lambda g, ans, a, b: S.unbroadcast(matmul(g, swap_last(b)), a),
 matmul.jvp = (lambda t, ans, a, b: S.broadcast_like(matmul(t, b), ans),
               lambda t, ans, a, b: S.broadcast_like(matmul(a, t), ans))
 
+
+from . import batch_rules as B  # noqa: E402
+
+# Batch axes go in front as extra (broadcast) batch dimensions of the matrix product.
+matmul.batch = B.elementwise(matmul)

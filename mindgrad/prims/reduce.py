@@ -66,3 +66,33 @@ cumsum = Primitive("CumSum", lambda x, axis: np.cumsum(x, axis=axis))
 # The transpose of a running sum is the running sum taken from the other end.
 cumsum.vjp = (lambda g, ans, x, axis: _flip(cumsum(_flip(g, axis), axis=axis), axis),)
 cumsum.jvp = (lambda t, ans, x, axis: cumsum(t, axis=axis),)
+
+# --- batching -------------------------------------------------------------------------------
+from . import batch_rules as B  # noqa: E402
+
+
+def _batch_axis_reduce(prim):
+    def rule(args, dims, axis, keepdims):
+        x = B.to_front(args[0], dims[0])
+        return prim(x, axis=B.shift_axis(axis, len(S.shape_of(x)) - 1), keepdims=keepdims), 0
+
+    return rule
+
+
+def _batch_arg_reduce(prim):
+    def rule(args, dims, axis, keepdims):
+        x = B.to_front(args[0], dims[0])
+        s = S.shape_of(x)
+        if axis is not None:
+            return prim(x, axis=axis + 1, keepdims=keepdims), 0
+        out = prim(S.reshape(x, shape=(s[0], -1 if len(s) > 1 else 1)), axis=1, keepdims=False)
+        return (S.reshape(out, shape=(s[0],) + (1,) * (len(s) - 1)) if keepdims else out), 0
+
+    return rule
+
+
+for _p in (reduce_sum, reduce_max, reduce_min):
+    _p.batch = _batch_axis_reduce(_p)
+for _p in (argmax, argmin):
+    _p.batch = _batch_arg_reduce(_p)
+cumsum.batch = lambda args, dims, axis: (cumsum(B.to_front(args[0], dims[0]), axis=axis + 1), 0)

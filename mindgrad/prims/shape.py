@@ -59,8 +59,10 @@ broadcast_to.jvp = (lambda t, ans, x, shape: broadcast_to(t, shape=shape),)
 def unbroadcast(g: Any, x: Any) -> Any:
     """Sum ``g`` over the dimensions along which ``x`` was broadcast, giving x's shape and
     dtype. The one place reverse rules undo broadcasting."""
-    xs = shape_of(x)
-    gs = shape_of(g)
+    gd, xd = g._data, x._data
+    if gd.shape == xd.shape and gd.dtype == xd.dtype:
+        return g
+    xs, gs = tuple(xd.shape), tuple(gd.shape)
     if gs != xs:
         lead = len(gs) - len(xs)
         axes = tuple(range(lead)) + tuple(i + lead for i, d in enumerate(xs)
@@ -69,9 +71,8 @@ def unbroadcast(g: Any, x: Any) -> Any:
             g = R.reduce_sum(g, axis=axes, keepdims=False)
         if shape_of(g) != xs:
             g = reshape(g, shape=xs)
-    xd = dtype_of(x)
-    if dtype_of(g) != xd and xd.kind == "f":
-        g = cast(g, dtype=xd)
+    if gd.dtype != xd.dtype and xd.dtype.kind == "f":
+        g = cast(g, dtype=xd.dtype)
     return g
 
 
@@ -175,3 +176,71 @@ def _concat_jvp(primals, tangents, axis):
 concat = Primitive("Concat", _concat_impl)
 concat.vjp_all = _concat_vjp
 concat.jvp_all = _concat_jvp
+
+
+# --- batching -------------------------------------------------------------------------------
+from . import batch_rules as B  # noqa: E402
+
+B.defelementwise(cast, zeros_like, ones_like, stop_gradient)
+
+
+def _batch_reshape(args, dims, shape):
+    x = B.to_front(args[0], dims[0])
+    return reshape(x, shape=shape_of(x)[:1] + tuple(shape)), 0
+
+
+def _batch_transpose(args, dims, perm):
+    x = B.to_front(args[0], dims[0])
+    return transpose(x, perm=(0,) + tuple(p + 1 for p in perm)), 0
+
+
+def _batch_broadcast(args, dims, shape):
+    x = B.to_front(args[0], dims[0])
+    x = B._rank_up(x, len(shape))
+    return broadcast_to(x, shape=shape_of(x)[:1] + tuple(shape)), 0
+
+
+def _front_index(index: Any) -> Any | None:
+    """The index with a leading full slice for the batch axis, or None when NumPy would move
+    the advanced-index dimensions to the front (separated advanced indices)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    adv = [i for i, p in enumerate(parts) if isinstance(p, ArraySlot)]
+    if adv and adv[-1] - adv[0] + 1 != len(adv):
+        return None
+    return (slice(None),) + parts
+
+
+def _batch_getitem(args, dims, index):
+    new = _front_index(index)
+    if new is None or any(d is not None for d in dims[1:]):
+        from ..ad.batching import _loop
+
+        return _loop(getitem, list(args), list(dims), {"index": index}, shape_of(args[0])[dims[0]])
+    return getitem(B.to_front(args[0], dims[0]), *args[1:], index=new), 0
+
+
+def _batch_index_add(args, dims, index, shape):
+    new = _front_index(index)
+    size = shape_of(args[0])[dims[0]] if dims[0] is not None else None
+    if new is None or dims[0] is None or any(d is not None for d in dims[1:]):
+        from ..ad.batching import _loop
+
+        n = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+        return _loop(index_add, list(args), list(dims), {"index": index, "shape": shape}, n)
+    g = B.to_front(args[0], dims[0])
+    return index_add(g, *args[1:], index=new, shape=(size,) + tuple(shape)), 0
+
+
+def _batch_concat(args, dims, axis):
+    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    parts = [B.broadcast_batch(a, size) if d is None else B.to_front(a, d)
+             for a, d in zip(args, dims)]
+    return concat(*parts, axis=axis + 1), 0
+
+
+reshape.batch = _batch_reshape
+transpose.batch = _batch_transpose
+broadcast_to.batch = _batch_broadcast
+getitem.batch = _batch_getitem
+index_add.batch = _batch_index_add
+concat.batch = _batch_concat

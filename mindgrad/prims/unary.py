@@ -69,3 +69,9 @@ sign = unary("Sign", np.sign, nondiff=True)
 floor = unary("Floor", np.floor, nondiff=True)
 ceil = unary("Ceil", np.ceil, nondiff=True)
 round_ = unary("Round", np.round, nondiff=True)
+
+from . import batch_rules as B  # noqa: E402
+
+B.defelementwise(exp, log, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan, asinh, acosh,
+                 atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf, sigmoid, relu,
+                 sign, floor, ceil, round_)

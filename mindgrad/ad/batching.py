@@ -1,0 +1,87 @@
+"""Vectorizing map: a trace whose values carry a batch axis (``bdim``; None = unbatched).
+
+Primitives with a ``batch`` rule ``rule(args, dims, **params) -> (out, out_dim)`` run once
+for the whole batch; any other primitive falls back to one call per batch element followed
+by a stack (correct, slower)."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ..core.primitive import Primitive, Trace, Tracer, bind
+
+
+class BatchTracer(Tracer):
+    __slots__ = ("val", "bdim")
+
+    def _concrete(self):
+        # One example's worth (a view), so shape and dtype are what the function sees.
+        return self.val._data[(slice(None),) * self.bdim + (0,)]
+
+    def __lower__(self):
+        raise TypeError("A batched value inside vmap has no single value: Python control "
+                        "flow or conversion on it is not possible; use ops.select instead.")
+
+
+class BatchTrace(Trace):
+    __slots__ = ("size",)
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+
+    def new_tracer(self, val: Any, bdim: int | None) -> Any:
+        if bdim is None:
+            return val
+        t = object.__new__(BatchTracer)
+        t._trace = self
+        t.val = val
+        t.bdim = bdim
+        return t
+
+    def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
+        vals, dims = [], []
+        for a in args:
+            if getattr(a, "_trace", None) is self:
+                vals.append(a.val)
+                dims.append(a.bdim)
+            else:
+                vals.append(a)
+                dims.append(None)
+        if all(d is None for d in dims):
+            return bind(prim, vals, params)
+        if prim.batch is not None:
+            out, odim = prim.batch(vals, dims, **params)
+        else:
+            out, odim = _loop(prim, vals, dims, params, self.size)
+        if prim.multiple_results:
+            return tuple(self.new_tracer(o, odim) for o in out)
+        return self.new_tracer(out, odim)
+
+    def value_at(self, x: Any, out_axis: int | None) -> Any:
+        """Lower an output: move its batch axis to ``out_axis`` (broadcast if unbatched)."""
+        from ..prims import batch_rules as B
+
+        if getattr(x, "_trace", None) is self:
+            val, bdim = x.val, x.bdim
+        else:
+            val, bdim = x, None
+        if out_axis is None:
+            if bdim is not None:
+                raise ValueError("For 'vmap', an output with out_axes=None must not depend on "
+                                 "the mapped inputs.")
+            return val
+        if bdim is None:
+            val, bdim = B.broadcast_batch(val, self.size), 0
+        return B.moveaxis(val, bdim, out_axis)
+
+
+def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int) -> tuple:
+    """Fallback for primitives without a batch rule: apply per element, then stack."""
+    from ..prims import batch_rules as B
+
+    outs = []
+    for i in range(size):
+        args = [v if d is None else B.take(v, i, d) for v, d in zip(vals, dims)]
+        outs.append(bind(prim, args, params))
+    if prim.multiple_results:
+        return tuple(B.stack0(list(col)) for col in zip(*outs)), 0
+    return B.stack0(outs), 0
