@@ -6,3 +6,4 @@ from .functional import *  # noqa: F401,F403
 from .functional import stop_gradient  # noqa: F401
 from .operations import *  # noqa: F401,F403
 from .operations import Primitive, PrimitiveOp  # noqa: F401
+from .taylor import derivative, jet, laplacian, linearize  # noqa: F401

@@ -49,6 +49,8 @@ def _pow_dx(x, y, ans):
 
 def _pow_dy(x, ans):
     # d/dy x**y = log(x) * x**y, taken as 0 where x == 0 (the limit for y > 0).
+    if isinstance(x, (int, float)):  # a Python base keeps log(x) a Python number (dtype)
+        return mul(float(np.log(x)) if x != 0 else 0.0, ans)
     safe = C.select(C.equal(x, 0), S.ones_like(x), x)
     return mul(U.log(safe), ans)
 
@@ -99,3 +101,14 @@ atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, div(y, _atan2_den(x, y
 from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
 
 B.defelementwise(add, sub, mul, div, neg, pow_, maximum, minimum, floor_div, floor_mod, atan2)
+
+from . import taylor_rules as T  # noqa: E402
+
+add.taylor = T.additive(1)
+sub.taylor = T.additive(-1)
+mul.taylor = T.bilinear(mul)
+div.taylor = T.div_rule
+neg.taylor = T.linear(neg)
+pow_.taylor = T.pow_rule
+maximum.taylor = T.select_like(maximum, C.greater_equal)
+minimum.taylor = T.select_like(minimum, C.less_equal)

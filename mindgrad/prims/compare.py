@@ -55,3 +55,7 @@ from . import batch_rules as B  # noqa: E402
 
 B.defelementwise(equal, not_equal, less, less_equal, greater, greater_equal, logical_and,
                  logical_or, logical_xor, logical_not, isnan, isinf, isfinite, select)
+
+from . import taylor_rules as T  # noqa: E402
+
+select.taylor = T.select_rule

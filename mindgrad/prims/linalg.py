@@ -34,3 +34,7 @@ from . import batch_rules as B  # noqa: E402
 
 # Batch axes go in front as extra (broadcast) batch dimensions of the matrix product.
 matmul.batch = B.elementwise(matmul)
+
+from . import taylor_rules as T  # noqa: E402
+
+matmul.taylor = T.bilinear(matmul)

@@ -96,3 +96,8 @@ for _p in (reduce_sum, reduce_max, reduce_min):
 for _p in (argmax, argmin):
     _p.batch = _batch_arg_reduce(_p)
 cumsum.batch = lambda args, dims, axis: (cumsum(B.to_front(args[0], dims[0]), axis=axis + 1), 0)
+
+from . import taylor_rules as T  # noqa: E402
+
+reduce_sum.taylor = T.linear(reduce_sum)
+cumsum.taylor = T.linear(cumsum)

@@ -244,3 +244,9 @@ broadcast_to.batch = _batch_broadcast
 getitem.batch = _batch_getitem
 index_add.batch = _batch_index_add
 concat.batch = _batch_concat
+
+from . import taylor_rules as T  # noqa: E402
+
+for _p in (cast, reshape, transpose, broadcast_to, getitem, index_add):
+    _p.taylor = T.linear(_p)
+concat.taylor = T.concat_rule

@@ -12,6 +12,7 @@ from ..core.primitive import Primitive
 from . import arith as A
 from . import compare as C
 from . import shape as S
+from . import taylor_rules as T
 
 
 def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
@@ -21,6 +22,7 @@ def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
     if deriv is not None:
         p.vjp = (lambda g, ans, x: A.mul(g, deriv(x, ans)),)
         p.jvp = (lambda t, ans, x: A.mul(t, deriv(x, ans)),)
+        p.taylor = T.from_derivative(p, deriv)
     return p
 
 
@@ -75,3 +77,9 @@ from . import batch_rules as B  # noqa: E402
 B.defelementwise(exp, log, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan, asinh, acosh,
                  atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf, sigmoid, relu,
                  sign, floor, ceil, round_)
+
+# sin/cos and sinh/cosh propagate together (their derivatives refer to each other).
+sin.taylor = T.sin_cos(sin, cos, -1.0, True)
+cos.taylor = T.sin_cos(sin, cos, -1.0, False)
+sinh.taylor = T.sin_cos(sinh, cosh, 1.0, True)
+cosh.taylor = T.sin_cos(sinh, cosh, 1.0, False)
