@@ -13,7 +13,8 @@ from ..core.primitive import Primitive, Trace, Tracer, bind
 class BatchTracer(Tracer):
     __slots__ = ("val", "bdim")
 
-    def _concrete(self):
+    @property
+    def _data(self):  # type: ignore[override]
         # One example's worth (a view), so shape and dtype are what the function sees.
         return self.val._data[(slice(None),) * self.bdim + (0,)]
 

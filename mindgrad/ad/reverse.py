@@ -19,7 +19,8 @@ from ..prims.shape import zeros_like
 class ReverseTracer(Tracer):
     __slots__ = ("primal", "idx")
 
-    def _concrete(self):
+    @property
+    def _data(self):  # type: ignore[override]
         return self.primal._data
 
     def __lower__(self):

@@ -16,7 +16,8 @@ from ..core.tree import flatten, unflatten
 class TaylorTracer(Tracer):
     __slots__ = ("primal", "series")
 
-    def _concrete(self):
+    @property
+    def _data(self):  # type: ignore[override]
         return self.primal._data
 
     def __lower__(self):

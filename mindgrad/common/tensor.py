@@ -12,6 +12,13 @@ from . import dtype as mstype
 from .printing import format_repr, format_str
 
 F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
+_P: Any = None  # mindgrad.prims.arith, bound at the same time
+_bind: Any = None  # mindgrad.core.primitive.bind
+_NO: dict = {}
+
+
+def _fast(o: Any) -> bool:
+    return isinstance(o, (Tensor, int, float))
 
 
 def _default_array(data: Any, xp) -> Any:
@@ -160,14 +167,16 @@ class Tensor:
     __hash__ = object.__hash__
 
     # --- operators --------------------------------------------------------------------------
-    def __add__(self, o): return F.add(self, o)
-    def __radd__(self, o): return F.add(o, self)
-    def __sub__(self, o): return F.sub(self, o)
-    def __rsub__(self, o): return F.sub(o, self)
-    def __mul__(self, o): return F.mul(self, o)
-    def __rmul__(self, o): return F.mul(o, self)
-    def __truediv__(self, o): return F.div(self, o)
-    def __rtruediv__(self, o): return F.div(o, self)
+    # The arithmetic operators bind their primitive directly when the other operand is a
+    # Tensor or a Python number (the common case), skipping the functional wrapper.
+    def __add__(self, o): return _bind(_P.add, (self, o), _NO) if _fast(o) else F.add(self, o)
+    def __radd__(self, o): return _bind(_P.add, (o, self), _NO) if _fast(o) else F.add(o, self)
+    def __sub__(self, o): return _bind(_P.sub, (self, o), _NO) if _fast(o) else F.sub(self, o)
+    def __rsub__(self, o): return _bind(_P.sub, (o, self), _NO) if _fast(o) else F.sub(o, self)
+    def __mul__(self, o): return _bind(_P.mul, (self, o), _NO) if _fast(o) else F.mul(self, o)
+    def __rmul__(self, o): return _bind(_P.mul, (o, self), _NO) if _fast(o) else F.mul(o, self)
+    def __truediv__(self, o): return _bind(_P.div, (self, o), _NO) if _fast(o) else F.div(self, o)
+    def __rtruediv__(self, o): return _bind(_P.div, (o, self), _NO) if _fast(o) else F.div(o, self)
     def __floordiv__(self, o): return F.floor_div(self, o)
     def __rfloordiv__(self, o): return F.floor_div(o, self)
     def __mod__(self, o): return F.floor_mod(self, o)

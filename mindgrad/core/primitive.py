@@ -98,12 +98,9 @@ class Tracer(Tensor):
 
     __slots__ = ("_trace",)
 
-    def _concrete(self) -> Any:
-        raise NotImplementedError
-
     @property
     def _data(self):  # type: ignore[override]
-        return self._concrete()
+        raise NotImplementedError  # each tracer type gives its concrete array
 
     def asnumpy(self):
         return self.__lower__().asnumpy()

@@ -11,6 +11,10 @@ from ..prims import shape as S
 from .trace import GUARD, GraphTrace, Lit
 
 
+# Their values depend only on shapes and dtypes, which a traced signature fixes.
+_SHAPE_ONLY = (S.zeros_like, S.ones_like)
+
+
 def _is_const_value(trace: GraphTrace, operand: Any, value: float) -> bool:
     if isinstance(operand, Lit):
         v = operand.value
@@ -68,7 +72,8 @@ def optimize(trace: GraphTrace, outputs: list[int]) -> tuple[list, list[int]]:
             if not all(isinstance(o, Lit) or o in consts for o in ins):
                 kept.append((prim, params, ins, outs))
             continue
-        if not prim.effect and all(isinstance(o, Lit) or o in consts for o in ins):
+        if prim in _SHAPE_ONLY or (
+                not prim.effect and all(isinstance(o, Lit) or o in consts for o in ins)):
             for o in outs:  # constant folding: the traced value is the value
                 consts[o] = trace.vals[o]
             continue

@@ -27,7 +27,8 @@ class Lit:
 class GraphTracer(Tracer):
     __slots__ = ("var", "val")
 
-    def _concrete(self):
+    @property
+    def _data(self):  # type: ignore[override]
         return self.val
 
     def __lower__(self):

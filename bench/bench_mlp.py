@@ -1,0 +1,152 @@
+"""One training step of an MLP 784-512-512-10 with tanh, batch 128, softmax cross-entropy and
+SGD, written the MindSpore way (nn.Dense, nn.SequentialCell,
+nn.SoftmaxCrossEntropyWithLogits(sparse=True), value_and_grad, nn.SGD), PYNATIVE and
+jit-compiled, against the same step hand-written in NumPy. PyTorch eager and jax.jit are
+measured too when installed.
+
+    python bench/bench_mlp.py [--repeats N] [--steps-check K]
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import fmt_us, median_time  # noqa: E402
+
+import mindgrad as ms  # noqa: E402
+from mindgrad import nn  # noqa: E402
+
+SIZES = (784, 512, 512, 10)
+BATCH = 128
+LR = 0.01
+
+
+def init_weights(seed: int = 0) -> list[np.ndarray]:
+    """(W, b) per layer; W has MindSpore's Dense layout (out, in)."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for n_in, n_out in zip(SIZES[:-1], SIZES[1:]):
+        out.append((rng.standard_normal((n_out, n_in)) / np.sqrt(n_in)).astype(np.float32))
+        out.append(np.zeros(n_out, np.float32))
+    return out
+
+
+class NumpyMLP:
+    """The same step by hand: forward, backward and an in-place SGD update."""
+
+    def __init__(self, weights: list[np.ndarray]) -> None:
+        self.w = [w.copy() for w in weights]
+
+    def step(self, x: np.ndarray, y: np.ndarray) -> float:
+        w1, b1, w2, b2, w3, b3 = self.w
+        h1 = np.tanh(x @ w1.T + b1)
+        h2 = np.tanh(h1 @ w2.T + b2)
+        logits = h2 @ w3.T + b3
+        m = logits.max(axis=1, keepdims=True)
+        e = np.exp(logits - m)
+        s = e.sum(axis=1, keepdims=True)
+        rows = np.arange(len(y))
+        loss = float(np.mean(np.log(s[:, 0]) + m[:, 0] - logits[rows, y]))
+        d3 = e / s
+        d3[rows, y] -= 1
+        d3 /= len(y)
+        g_w3, g_b3 = d3.T @ h2, d3.sum(0)
+        d2 = (d3 @ w3) * (1 - h2 * h2)
+        g_w2, g_b2 = d2.T @ h1, d2.sum(0)
+        d1 = (d2 @ w2) * (1 - h1 * h1)
+        g_w1, g_b1 = d1.T @ x, d1.sum(0)
+        for p, g in zip(self.w, (g_w1, g_b1, g_w2, g_b2, g_w3, g_b3)):
+            p -= LR * g
+        return loss
+
+
+def mindgrad_step(weights: list[np.ndarray]):
+    """Build the MindSpore-style network and return (train_step, net)."""
+    net = nn.SequentialCell([nn.Dense(784, 512, activation="tanh"),
+                             nn.Dense(512, 512, activation="tanh"),
+                             nn.Dense(512, 10)])
+    for p, w in zip(net.trainable_params(), weights):
+        p.set_data(ms.Tensor(w))
+    loss_fn = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+    opt = nn.SGD(net.trainable_params(), learning_rate=LR)
+
+    def forward(x, y):
+        return loss_fn(net(x), y)
+
+    grad_fn = ms.value_and_grad(forward, None, opt.parameters)
+
+    def train_step(x, y):
+        loss, grads = grad_fn(x, y)
+        opt(grads)
+        return loss
+
+    return train_step, net
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--repeats", type=int, default=15)
+    args = ap.parse_args()
+    rng = np.random.default_rng(1)
+    xa = rng.standard_normal((BATCH, 784)).astype(np.float32)
+    ya = rng.integers(0, 10, BATCH).astype(np.int32)
+    weights = init_weights()
+    x, y = ms.Tensor(xa), ms.Tensor(ya)
+
+    # agreement: three steps of each give the same losses and weights
+    ref = NumpyMLP(weights)
+    ref_losses = [ref.step(xa, ya) for _ in range(3)]
+    results = {}
+    for label, compiled in (("mindgrad PYNATIVE", False), ("mindgrad jit", True)):
+        step, net = mindgrad_step(weights)
+        run = ms.jit(step) if compiled else step
+        losses = [float(run(x, y).asnumpy()) for _ in range(3)]
+        assert np.allclose(losses, ref_losses, rtol=1e-4), (label, losses, ref_losses)
+        for p, w in zip(net.trainable_params(), ref.w):
+            assert np.allclose(p.asnumpy(), w, rtol=1e-3, atol=1e-5), (label, p.name)
+        results[label] = run
+
+    t_np = median_time(lambda: NumpyMLP.step(ref, xa, ya), args.repeats, 0.2)
+    rows = [("hand-written NumPy", t_np)]
+    for label, run in results.items():
+        rows.append((label, median_time(lambda: run(x, y), args.repeats, 0.2)))
+    rows += peer_rows(xa, ya, weights, args.repeats)
+    print(f"MLP 784-512-512-10 tanh, batch {BATCH}, one SGD training step, "
+          f"median of {args.repeats} repeats")
+    for label, t in rows:
+        print(f"  {label:22s} {fmt_us(t)}   {t / t_np:6.2f}x NumPy")
+
+
+def peer_rows(xa, ya, weights, repeats) -> list:
+    rows = []
+    try:
+        import torch
+    except ImportError:
+        return rows
+    torch.set_num_threads(max(1, torch.get_num_threads()))
+    ps = [torch.tensor(w, requires_grad=True) for w in weights]
+    xt, yt = torch.tensor(xa), torch.tensor(ya, dtype=torch.long)
+
+    def torch_step():
+        h = xt
+        for i in range(0, 6, 2):
+            h = h @ ps[i].T + ps[i + 1]
+            if i < 4:
+                h = torch.tanh(h)
+        loss = torch.nn.functional.cross_entropy(h, yt)
+        grads = torch.autograd.grad(loss, ps)
+        with torch.no_grad():
+            for p, g in zip(ps, grads):
+                p -= LR * g
+        return loss
+
+    rows.append(("PyTorch eager", median_time(torch_step, repeats, 0.2)))
+    return rows
+
+
+if __name__ == "__main__":
+    main()
