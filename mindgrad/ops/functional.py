@@ -12,6 +12,7 @@ import numpy as np
 from ..common import dtype as mstype
 from ..common import tensor as _tensor_module
 from ..common.tensor import Tensor
+from ..core.primitive import bind as _bind
 from ..prims import arith as A
 from ..prims import compare as C
 from ..prims import linalg as L
@@ -667,10 +668,10 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
     a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
     b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
     out = L.matmul(a2, b2)
+    if a.ndim == 1:  # drop the axis added to a (second to last), then the one added to b
+        out = reshape(out, out.shape[:-2] + out.shape[-1:])
     if b.ndim == 1:
         out = reshape(out, out.shape[:-1])
-    if a.ndim == 1:
-        out = reshape(out, out.shape[:-2] + out.shape[-1:])
     return out
 
 
@@ -691,3 +692,5 @@ def outer(x: Any, y: Any) -> Tensor:
 
 
 _tensor_module.F = __import__(__name__, fromlist=["_"])
+_tensor_module._P = A
+_tensor_module._bind = _bind
