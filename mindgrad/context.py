@@ -1,7 +1,7 @@
 """``context.set_context`` / ``get_context``: execution mode and device target."""
 from __future__ import annotations
 
-import warnings
+import sys
 from typing import Any
 
 GRAPH_MODE = 0
@@ -25,9 +25,11 @@ def _select_backend(target: str) -> None:
                 xp = cupy
         except Exception:  # cupy missing, or no CUDA device: fall back, as documented
             pass
-        if xp is np:
-            warnings.warn(f"mindgrad: device_target={target!r} is not available here "
-                          "(needs CuPy and a GPU); running on the CPU with NumPy.", stacklevel=3)
+        if xp is np and not _backend.get("warned"):
+            # One line on stderr, once: seed scripts that ask for a GPU still run.
+            sys.stderr.write(f"mindgrad: device_target={target!r} is not available here "
+                             "(needs CuPy and a GPU); running on the CPU with NumPy.\n")
+            _backend["warned"] = True
     _backend["xp"] = xp
 
 
