@@ -1,0 +1,134 @@
+"""Taylor mode (jet, derivative, laplacian, linearize) against closed forms and against
+nested reverse-mode derivatives, on every primitive family."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import mindgrad as ms
+from mindgrad import nn, ops
+
+
+def T(a, dtype=np.float64):
+    return ms.Tensor(np.asarray(a, dtype))
+
+
+def nested_grad(f, order):
+    """d^order/dx^order of an elementwise f, by nesting reverse mode (sum trick)."""
+    g = f
+    for _ in range(order):
+        g = (lambda h: lambda x: ops.grad(lambda y: ops.reduce_sum(h(y)))(x))(g)
+    return g
+
+
+class SinNet(nn.Cell):
+    def construct(self, x):
+        return ops.sin(x) * ops.exp(x)
+
+
+def test_jet_sinnet_matches_closed_form():
+    x = T([0.5, 1.0], np.float32)
+    series = T([[1, 1], [0, 0], [0, 0]], np.float32)
+    out, s = ops.jet(SinNet(), x, series)
+    xv = np.array([0.5, 1.0])
+    e = np.exp(xv)
+    want = np.stack([e * (np.sin(xv) + np.cos(xv)), 2 * e * np.cos(xv),
+                     2 * e * (np.cos(xv) - np.sin(xv))])
+    assert s.shape == (3, 2)
+    np.testing.assert_allclose(out.asnumpy(), np.sin(xv) * e, rtol=1e-6)
+    np.testing.assert_allclose(s.asnumpy(), want, rtol=1e-5)
+
+
+def test_jet_cube_gives_raw_derivatives():
+    for f in (lambda x: x * x * x, lambda x: x ** 3, lambda x: ops.pow(x, 3.0)):
+        out, s = ops.jet(f, T(0.5, np.float32), T([1.0, 0.0, 0.0], np.float32))
+        np.testing.assert_allclose(s.asnumpy(), [0.75, 3.0, 6.0], rtol=1e-6)
+        assert float(out.asnumpy()) == pytest.approx(0.125)
+
+
+def test_derivative_third_order_and_order_one_series():
+    out, d3 = ops.derivative(SinNet(), T([0.5, 1.0], np.float32), 3)
+    xv = np.array([0.5, 1.0])
+    np.testing.assert_allclose(d3.asnumpy(), 2 * np.exp(xv) * (np.cos(xv) - np.sin(xv)),
+                               rtol=1e-5)
+    _, s = ops.jet(ops.sin, T([0.2, 0.4]), T([1.0, 2.0]))  # 1-D series like primals: order 1
+    np.testing.assert_allclose(s.asnumpy(), [np.cos([0.2, 0.4]) * [1, 2]], rtol=1e-12)
+
+
+UNARY = [
+    ("exp", ops.exp, 0.3), ("log", ops.log, 1.3), ("sin", ops.sin, 0.7), ("cos", ops.cos, 0.7),
+    ("tan", ops.tan, 0.4), ("sinh", ops.sinh, 0.6), ("cosh", ops.cosh, 0.6),
+    ("tanh", ops.tanh, 0.3), ("atanh", ops.atanh, 0.3), ("asin", ops.asin, 0.2),
+    ("acos", ops.acos, 0.2), ("atan", ops.atan, 0.5), ("asinh", ops.asinh, 0.5),
+    ("acosh", ops.acosh, 1.5), ("sqrt", ops.sqrt, 1.7), ("rsqrt", ops.rsqrt, 1.7),
+    ("square", ops.square, 0.9), ("reciprocal", ops.reciprocal, 1.2),
+    ("sigmoid", ops.sigmoid, 0.3), ("erf", ops.erf, 0.4), ("expm1", ops.expm1, 0.4),
+    ("log1p", ops.log1p, 0.4), ("softplus", ops.softplus, 0.4),
+    ("pow2.5", lambda x: ops.pow(x, 2.5), 1.3), ("pow_tensor", lambda x: ops.pow(x, x), 1.3),
+    ("rpow", lambda x: ops.pow(2.0, x), 0.7), ("div", lambda x: ops.div(ops.sin(x), x + 2), 0.7),
+    ("matmul", lambda x: ops.matmul(ops.reshape(x, (1, 1)) * ms.Tensor(np.ones((1, 2))),
+                                    ms.Tensor(np.array([[1.0], [2.0]]))), 0.7),
+    ("max", lambda x: ops.maximum(ops.sin(x), 0.1), 0.7),
+    ("select", lambda x: ops.select(x > 0, ops.exp(x), x), 0.7),
+    ("reduce", lambda x: ops.reduce_sum(ops.concat([x * x, ops.exp(x)]), keep_dims=True), 0.7),
+    ("atan2_fallback", lambda x: ops.atan2(x, x * x + 1), 0.7),
+]
+
+
+@pytest.mark.parametrize("name,f,x0", UNARY, ids=[u[0] for u in UNARY])
+def test_jet_matches_nested_reverse_mode(name, f, x0):
+    order = 4
+    x = T([x0])
+    series = T([[1.0]] + [[0.0]] * (order - 1))
+    out, s = ops.jet(f, x, series)
+    np.testing.assert_allclose(out.asnumpy().reshape(-1), f(x).asnumpy().reshape(-1), rtol=1e-12)
+    for k in range(1, order + 1):
+        want = nested_grad(lambda y: ops.reduce_sum(f(y)), k)(x)
+        got = s.asnumpy()[k - 1].reshape(-1).sum()
+        np.testing.assert_allclose(got, want.asnumpy().sum(), rtol=1e-8, atol=1e-10,
+                                   err_msg=f"{name} order {k}")
+
+
+def test_jet_second_order_input_series():
+    # x(t) = x0 + t + t^2/2 * 3 (raw second derivative 3): d2/dt2 sin(x(t)) = -sin x0 + cos x0 * 3
+    x0 = 0.4
+    _, s = ops.jet(ops.sin, T([x0]), T([[1.0], [3.0]]))
+    np.testing.assert_allclose(s.asnumpy()[1], [-math.sin(x0) + 3 * math.cos(x0)], rtol=1e-12)
+
+
+def test_jet_in_graph_mode_matches():
+    f = lambda x: ops.tanh(ops.sin(x) * x)  # noqa: E731
+    x, series = T([0.3, 0.9]), T([[1.0, 1.0], [0.0, 0.0], [0.0, 0.0]])
+    eager = ops.jet(f, x, series)[1].asnumpy()
+    compiled = ms.jit(lambda a, b: ops.jet(f, a, b)[1])
+    np.testing.assert_allclose(compiled(x, series).asnumpy(), eager, rtol=1e-14)
+    np.testing.assert_allclose(compiled(x, series).asnumpy(), eager, rtol=1e-14)
+
+
+def test_laplacian_against_hessian_trace():
+    def f(x):
+        return ops.reduce_sum(ops.sin(x) * ops.exp(x[::-1] * 0.5))
+
+    x = T([0.3, -0.2, 0.7])
+    h = ops.hessian(f)(x).asnumpy()
+    np.testing.assert_allclose(ops.laplacian(f)(x).asnumpy(), np.trace(h), rtol=1e-10)
+
+
+def test_linearize():
+    out, jvp_fn = ops.linearize(lambda a, b: a * ops.sin(b), (T([1.0, 2.0]), T([0.5, 0.1])))
+    np.testing.assert_allclose(out.asnumpy(), [1 * math.sin(0.5), 2 * math.sin(0.1)])
+    t = jvp_fn((T([1.0, 0.0]), T([0.0, 1.0])))
+    np.testing.assert_allclose(t.asnumpy(), [math.sin(0.5), 2 * math.cos(0.1)])
+
+
+def test_taylor_errors():
+    with pytest.raises(ValueError, match="order should not be less than 1, but got 0"):
+        ops.derivative(ops.sin, T([1.0]), 0)
+    with pytest.raises(TypeError, match="dtype"):
+        ops.jet(ops.sin, ms.Tensor(np.array([1, 2], np.int32)), T([[1.0, 1.0]], np.float32))
+    with pytest.raises(ValueError, match="series"):
+        ops.jet(ops.sin, T([1.0, 2.0]), T([[1.0, 1.0, 1.0]]))
+    with pytest.raises(TypeError, match="callable"):
+        ops.jet(3, T([1.0]), T([1.0]))
