@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import fmt_us, median_time  # noqa: E402
+from common import compare_times, report  # noqa: E402
 
 import mindgrad as ms  # noqa: E402
 from mindgrad import nn  # noqa: E402
@@ -110,24 +110,21 @@ def main() -> None:
             assert np.allclose(p.asnumpy(), w, rtol=1e-3, atol=1e-5), (label, p.name)
         results[label] = run
 
-    t_np = median_time(lambda: NumpyMLP.step(ref, xa, ya), args.repeats, 0.2)
-    rows = [("hand-written NumPy", t_np)]
+    fns = {"NumPy": lambda: ref.step(xa, ya)}
     for label, run in results.items():
-        rows.append((label, median_time(lambda: run(x, y), args.repeats, 0.2)))
-    rows += peer_rows(xa, ya, weights, args.repeats)
-    print(f"MLP 784-512-512-10 tanh, batch {BATCH}, one SGD training step, "
-          f"median of {args.repeats} repeats")
-    for label, t in rows:
-        print(f"  {label:22s} {fmt_us(t)}   {t / t_np:6.2f}x NumPy")
+        fns[label] = (lambda r: lambda: r(x, y))(run)
+    fns.update(peer_fns(xa, ya, weights))
+    times = compare_times(fns, args.repeats, 0.2)
+    report(f"MLP 784-512-512-10 tanh, batch {BATCH}, one SGD training step, median of "
+           f"{args.repeats} rounds (hand-written NumPy = 1.00x)", times, "NumPy")
 
 
-def peer_rows(xa, ya, weights, repeats) -> list:
-    rows = []
+def peer_fns(xa, ya, weights) -> dict:
+    """PyTorch eager, when installed (a separate virtualenv for benchmarks)."""
     try:
         import torch
     except ImportError:
-        return rows
-    torch.set_num_threads(max(1, torch.get_num_threads()))
+        return {}
     ps = [torch.tensor(w, requires_grad=True) for w in weights]
     xt, yt = torch.tensor(xa), torch.tensor(ya, dtype=torch.long)
 
@@ -144,8 +141,7 @@ def peer_rows(xa, ya, weights, repeats) -> list:
                 p -= LR * g
         return loss
 
-    rows.append(("PyTorch eager", median_time(torch_step, repeats, 0.2)))
-    return rows
+    return {"PyTorch eager": torch_step}
 
 
 if __name__ == "__main__":

@@ -19,6 +19,10 @@ from ..prims import linalg as L
 from ..prims import reduce as R
 from ..prims import shape as S
 from ..prims import unary as U
+from ..prims import conv as CV
+from ..prims import indexing as IX
+from ..prims import linalg_ext as LX
+from ..prims import reduce_ext as RX
 
 
 def _operand(x: Any, op: str, arg: str = "x") -> Any:
@@ -525,6 +529,173 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     return getitem(x, (slice(None),) * a + (idx,))
 
 
+def _int_tensor(x: Any, op: str, arg: str) -> Tensor:
+    t = _tensor(x, op, arg)
+    if t.dtype.np_dtype.kind not in "iu":
+        raise TypeError(f"For '{op}', '{arg}' must be an integer Tensor, but got {t.dtype}.")
+    return t
+
+
+def index_select(input: Any, axis: int, index: Any) -> Tensor:
+    """The slices of ``input`` at the 1-D integer ``index`` along ``axis``."""
+    x = _tensor(input, "index_select", "input")
+    a = _axis(axis, x.ndim, "index_select")
+    idx = _int_tensor(index, "index_select", "index")
+    if idx.ndim != 1:
+        raise ValueError(f"For 'index_select', 'index' must be 1-D, but got shape "
+                         f"{list(idx.shape)}.")
+    data = idx._data  # concrete even while tracing (indices carry no gradient)
+    n = x.shape[a]
+    if data.size and (int(data.min()) < 0 or int(data.max()) >= n):
+        raise IndexError(f"For 'index_select', 'index' values must be in [0, {n}) for axis "
+                         f"{a} of an input of shape {list(x.shape)}, but got "
+                         f"[{int(data.min())}, {int(data.max())}].")
+    return S.getitem(x, idx, index=(slice(None),) * a + (S.ArraySlot(0),))
+
+
+def gather_nd(input_x: Any, indices: Any) -> Tensor:
+    """``out[i...] = input_x[indices[i..., 0], ..., indices[i..., k-1]]`` (slices when k is
+    less than the rank)."""
+    x = _tensor(input_x, "gather_nd", "input_x")
+    return IX.gather_nd(x, _int_tensor(indices, "gather_nd", "indices"))
+
+
+def _scatter_args(input_x: Any, indices: Any, updates: Any, op: str) -> tuple:
+    x = _tensor(input_x, op, "input_x")
+    u = _tensor(updates, op, "updates")
+    if u.dtype != x.dtype:
+        raise TypeError(f"For '{op}', 'updates' must have the dtype of 'input_x' ({x.dtype}), "
+                        f"but got {u.dtype}.")
+    return x, _int_tensor(indices, op, "indices"), u
+
+
+def tensor_scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    """A copy of ``input_x`` with ``updates`` added at the index tuples in ``indices``
+    (repeated indices accumulate)."""
+    x, idx, u = _scatter_args(input_x, indices, updates, "tensor_scatter_add")
+    return IX.tensor_scatter_add(x, idx, u)
+
+
+def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    """A copy of ``input_x`` with the slices at ``indices`` replaced by ``updates`` (for
+    repeated indices the last update is kept and alone receives a gradient)."""
+    x, idx, u = _scatter_args(input_x, indices, updates, "tensor_scatter_update")
+    return IX.tensor_scatter_update(x, idx, u)
+
+
+def scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    """MindSpore's ``scatter_add``: ``updates[i...]`` is added to row ``indices[i...]`` of
+    ``input_x``; returns the sum, and a Parameter ``input_x`` takes it as its new value."""
+    from ..common.parameter import Parameter
+
+    x, idx, u = _scatter_args(input_x, indices, updates, "scatter_add")
+    out = IX.tensor_scatter_add(x, S.reshape(idx, shape=idx.shape + (1,)), u)
+    if isinstance(input_x, Parameter):  # MindSpore updates the Parameter in place
+        input_x.set_data(out)
+    return out
+
+
+def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0,
+            axis: int = -1) -> Tensor:
+    """One-hot encoding along a new ``axis``; indices outside ``[0, depth)`` give all
+    ``off_value``. The output has ``on_value``'s dtype; no gradient flows."""
+    idx = _int_tensor(indices, "one_hot", "indices")
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
+        raise ValueError(f"For 'one_hot', 'depth' must be a non-negative int, but got "
+                         f"{depth!r}.")
+    if not -1 <= axis <= idx.ndim:
+        raise ValueError(f"For 'one_hot', 'axis' must be in [-1, {idx.ndim}], but got {axis}.")
+    on = _tensor(on_value, "one_hot", "on_value")
+    off = _tensor(off_value, "one_hot", "off_value")
+    return IX.one_hot(idx, on, off, depth=int(depth), axis=idx.ndim if axis == -1 else axis)
+
+
+def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
+    """``input_x`` with ``value`` where ``mask`` is True (mask broadcasts). A Tensor
+    ``value`` receives the gradient of the filled positions."""
+    x = _tensor(input_x, "masked_fill", "input_x")
+    m = _tensor(mask, "masked_fill", "mask")
+    if m.dtype != mstype.bool_:
+        raise TypeError(f"For 'masked_fill', 'mask' must be a bool Tensor, but got {m.dtype}.")
+    if isinstance(value, Tensor):
+        if value.ndim != 0:
+            raise ValueError(f"For 'masked_fill', 'value' must be a number or a 0-D Tensor, "
+                             f"but got shape {list(value.shape)}.")
+        v = value if value.dtype == x.dtype else cast(value, x.dtype)
+    elif isinstance(value, (int, float, bool)):
+        v = Tensor(np.asarray(value, dtype=x.dtype.np_dtype))
+    else:
+        raise TypeError(f"For 'masked_fill', 'value' must be a number or a Tensor, but got "
+                        f"{type(value).__name__}.")
+    try:
+        fits = np.broadcast_shapes(m.shape, x.shape) == x.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"For 'masked_fill', 'mask' of shape {list(m.shape)} can not "
+                         f"broadcast to 'input_x' of shape {list(x.shape)}.")
+    return C.select(m, v, x)
+
+
+def _pad_pairs(padding: Any, ndim: int, op: str) -> list:
+    """MindSpore/PyTorch-style flat padding (last axis first) as per-axis (lo, hi) pairs."""
+    if isinstance(padding, Tensor):
+        padding = padding.asnumpy().tolist()
+    if not isinstance(padding, (tuple, list)) or len(padding) % 2 or \
+            not all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in padding):
+        raise TypeError(f"For '{op}', 'padding' must be a tuple of ints of even length, but "
+                        f"got {padding!r}.")
+    if len(padding) // 2 > ndim:
+        raise ValueError(f"For '{op}', 'padding' of length {len(padding)} pads more axes "
+                         f"than the input has ({ndim}).")
+    pairs = [(0, 0)] * ndim
+    for k in range(len(padding) // 2):
+        pairs[ndim - 1 - k] = (int(padding[2 * k]), int(padding[2 * k + 1]))
+    return pairs
+
+
+_PAD_MODES = {"constant": None, "reflect": "reflect", "replicate": "edge", "circular": "wrap"}
+
+
+def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -> Tensor:
+    """Pad (or, with negative amounts, crop) the last ``len(padding) // 2`` axes; padding is
+    ``(left, right)`` of the last axis, then of the one before, and so on. Modes:
+    'constant' (with ``value``, default 0), 'reflect', 'replicate', 'circular'."""
+    x = _tensor(input_x, "pad", "input_x")
+    if mode not in _PAD_MODES:
+        raise ValueError(f"For 'pad', 'mode' must be one of {list(_PAD_MODES)}, but got "
+                         f"{mode!r}.")
+    pairs = _pad_pairs(padding, x.ndim, "pad")
+    # negative amounts crop first
+    crop = tuple(slice(max(-lo, 0), d - max(-hi, 0)) for (lo, hi), d in zip(pairs, x.shape))
+    if any(lo < 0 or hi < 0 for lo, hi in pairs):
+        if any(c.stop <= c.start for c in crop):
+            raise ValueError(f"For 'pad', negative padding {padding!r} removes the whole of an "
+                             f"axis of the input of shape {list(x.shape)}.")
+        x = S.getitem(x, index=crop)
+    pos = tuple((max(lo, 0), max(hi, 0)) for lo, hi in pairs)
+    if not any(lo or hi for lo, hi in pos):
+        return x
+    if mode == "constant":
+        fill = 0 if value is None else value
+        if isinstance(fill, Tensor):
+            fill = fill.item()
+        return IX.pad(x, paddings=pos, value=fill)
+    if value is not None:
+        raise ValueError(f"For 'pad', 'value' is only used with mode 'constant', not {mode!r}.")
+    for a, (lo, hi) in enumerate(pos):
+        if not (lo or hi):
+            continue
+        n = x.shape[a]
+        if mode == "reflect" and (lo >= n or hi >= n):
+            raise ValueError(f"For 'pad', 'reflect' padding ({lo}, {hi}) must be smaller than "
+                             f"the size {n} of axis {a}.")
+        # the source position of every output position along this axis, as NumPy pads
+        src = np.pad(np.arange(n), (lo, hi), mode=_PAD_MODES[mode])
+        x = S.getitem(x, Tensor(src), index=(slice(None),) * a + (S.ArraySlot(0),))
+    return x
+
+
 # --- reductions ------------------------------------------------------------------------------
 def reduce_sum(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "reduce_sum")
@@ -553,21 +724,10 @@ def reduce_min(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
 
 
 def reduce_prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    """Product as exp(sum(log|x|)) with the sign restored would lose zeros; use a running
-    product along each axis instead, written with primitives."""
+    """Product over ``axis`` (all axes when None). Its gradient is the product of the other
+    elements, computed without division, so it is exact where inputs are zero."""
     x = _tensor(x, "reduce_prod")
-    axes = _axes(axis, x.ndim, "reduce_prod")
-    axes = tuple(range(x.ndim)) if axes is None else axes
-    out = x
-    for a in axes:
-        parts = split(out, 1, a)
-        acc = parts[0]
-        for p in parts[1:]:
-            acc = mul(acc, p)
-        out = acc
-    if not keep_dims:
-        out = reshape(out, tuple(d for i, d in enumerate(x.shape) if i not in axes))
-    return out
+    return RX.reduce_prod(x, axis=_axes(axis, x.ndim, "reduce_prod"), keepdims=bool(keep_dims))
 
 
 def sum(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -606,6 +766,27 @@ def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
 def cumsum(x: Any, axis: int) -> Tensor:
     x = _tensor(x, "cumsum")
     return R.cumsum(x, axis=_axis(axis, x.ndim, "cumsum"))
+
+
+def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:
+    """Running product along ``dim``; gradients are exact at zeros, to every order."""
+    return cumprod_ext(input, dim, False, False, dtype, "cumprod")
+
+
+def cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = False,
+                dtype: Any = None, op: str = "CumProd") -> Tensor:
+    """MindSpore's ``CumProd(exclusive, reverse)``: exclusive products start from 1 (the
+    inclusive products shifted by one); reverse ones run from the end."""
+    x = _tensor(x, op)
+    if dtype is not None:
+        x = cast(x, dtype)
+    if x.ndim == 0:
+        return ones_like(x) if exclusive else x
+    a = _axis(axis, x.ndim, op)
+    out = RX.cumprod(x, axis=a, reverse=bool(reverse))
+    if exclusive:
+        out = IX.shift(out, a, -1 if reverse else 1, 1)
+    return out
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
@@ -656,15 +837,15 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
     """Matrix product with NumPy's rules (1-D operands, broadcast batch dimensions)."""
     a = _tensor(x, "matmul", "x")
     b = _tensor(y, "matmul", "y")
-    if transpose_a:
-        a = L.swap_last(a)
-    if transpose_b:
-        b = L.swap_last(b)
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"For 'matmul', the inputs must not be scalars, but got shapes "
                          f"{list(a.shape)} and {list(b.shape)}.")
     if a.ndim >= 2 and b.ndim >= 2:
-        return L.matmul(a, b)
+        return L.mm(a, b, bool(transpose_a), bool(transpose_b))
+    if transpose_a:
+        a = L.swap_last(a)
+    if transpose_b:
+        b = L.swap_last(b)
     a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
     b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
     out = L.matmul(a2, b2)
@@ -689,6 +870,338 @@ def dot(x: Any, y: Any) -> Tensor:
 def outer(x: Any, y: Any) -> Tensor:
     x, y = _tensor(x, "outer", "x"), _tensor(y, "outer", "y")
     return mul(reshape(x, (-1, 1)), reshape(y, (1, -1)))
+
+
+_LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _einsum_normalize(equation: str, shapes: list) -> tuple[str, list]:
+    """An explicit equation without '...' or spaces, and for every operand the shape it must
+    be broadcast to (size-1 dimensions against larger ones, which einsum allows)."""
+    eq = equation.replace(" ", "")
+    if eq.count("->") > 1:
+        raise ValueError(f"For 'einsum', the equation {equation!r} has more than one '->'.")
+    lhs, arrow, out = eq.partition("->")
+    subs = lhs.split(",")
+    if len(subs) != len(shapes):
+        raise ValueError(f"For 'einsum', the equation {equation!r} names {len(subs)} "
+                         f"operand(s) but {len(shapes)} were given.")
+    for s in subs + ([out] if arrow else []):
+        bad = set(s.replace("...", "")) - set(_LABELS)
+        if bad or s.count("...") > 1 or s.replace("...", "").count(".") > 0:
+            raise ValueError(f"For 'einsum', invalid subscripts {s!r} in {equation!r}: use "
+                             f"letters and at most one '...'.")
+    used = set(eq) & set(_LABELS)
+    spare = [c for c in _LABELS if c not in used]
+    n_ell = 0
+    for s, shp in zip(subs, shapes):
+        letters = len(s.replace("...", ""))
+        if "..." in s:
+            n_ell = builtins.max(n_ell, len(shp) - letters)
+        if len(shp) < letters or ("..." not in s and len(shp) != letters):
+            raise ValueError(f"For 'einsum', subscripts {s!r} do not match an operand of rank "
+                             f"{len(shp)} (shape {list(shp)}) in {equation!r}.")
+    ell = "".join(spare[:n_ell])
+    full = []
+    for s, shp in zip(subs, shapes):
+        k = len(shp) - len(s.replace("...", ""))
+        full.append(s.replace("...", ell[n_ell - k:] if k else ""))
+    if not arrow:  # implicit output: '...' first, then labels seen once, alphabetically
+        counts: dict = {}
+        for s in subs:
+            for c in s.replace("...", ""):
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, k in counts.items() if k == 1))
+    else:
+        out = out.replace("...", ell)
+    sizes: dict = {}
+    for s, shp in zip(full, shapes):
+        for c, d in zip(s, shp):
+            if c in sizes and d != sizes[c] and 1 not in (d, sizes[c]):
+                raise ValueError(f"For 'einsum', label {c!r} has sizes {sizes[c]} and {d} in "
+                                 f"{equation!r} (shapes {[list(x) for x in shapes]}).")
+            sizes[c] = builtins.max(sizes.get(c, d), d)
+    if len(set(out)) != len(out) or set(out) - set("".join(full)):
+        raise ValueError(f"For 'einsum', the output subscripts of {equation!r} must be "
+                         f"distinct labels that appear in the inputs.")
+    targets = []
+    for s, shp in zip(full, shapes):
+        # a repeated label reads a diagonal, so it cannot broadcast within one operand
+        targets.append(tuple(sizes[c] if c not in s[:i] else d for i, (c, d) in
+                             enumerate(zip(s, shp))))
+    return ",".join(full) + "->" + out, targets
+
+
+def einsum(equation: str, *operands: Any) -> Tensor:
+    """Einstein summation (``'ij,jk->ik'``; implicit outputs and '...' supported). Its
+    gradient with respect to each operand is again an einsum."""
+    if not isinstance(equation, str):
+        raise TypeError(f"For 'einsum', 'equation' must be a str, but got "
+                        f"{type(equation).__name__}.")
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise ValueError("For 'einsum', at least one operand is required.")
+    ts = [_tensor(o, "einsum", f"operands[{i}]") for i, o in enumerate(operands)]
+    eq, targets = _einsum_normalize(equation, [t.shape for t in ts])
+    ts = [t if t.shape == tgt else S.broadcast_to(t, shape=tgt) for t, tgt in zip(ts, targets)]
+    return LX.einsum(*ts, equation=eq)
+
+
+def _square_batch(x: Tensor, op: str) -> None:
+    if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
+        raise ValueError(f"For '{op}', the input must be a (batch of) square matrix of shape "
+                         f"(..., n, n), but got {list(x.shape)}.")
+    if x.dtype.np_dtype.kind != "f":
+        raise TypeError(f"For '{op}', the input must be a float Tensor, but got {x.dtype}.")
+
+
+def inverse(input: Any) -> Tensor:
+    """The inverse of a (batch of) square matrix."""
+    x = _tensor(input, "inverse", "input")
+    _square_batch(x, "inverse")
+    return LX.inverse(x)
+
+
+def det(input: Any) -> Tensor:
+    """The determinant of a (batch of) square matrix."""
+    x = _tensor(input, "det", "input")
+    _square_batch(x, "det")
+    return LX.det(x)
+
+
+matrix_determinant = det
+
+
+def solve(a: Any, b: Any) -> Tensor:
+    """``X`` with ``a @ X = b``; ``b`` is (a batch of) vectors ``(..., n)`` or matrices
+    ``(..., n, k)``, batch dimensions broadcast."""
+    a_ = _tensor(a, "solve", "a")
+    b_ = _tensor(b, "solve", "b")
+    _square_batch(a_, "solve")
+    n = a_.shape[-1]
+    vector = b_.ndim == a_.ndim - 1 and b_.shape[-1:] == (n,)
+    bm = reshape(b_, b_.shape + (1,)) if vector else b_
+    if bm.ndim < 2 or bm.shape[-2] != n:
+        raise ValueError(f"For 'solve', 'b' must have shape (..., {n}) or (..., {n}, k) to "
+                         f"match 'a' of shape {list(a_.shape)}, but got {list(b_.shape)}.")
+    try:
+        np.broadcast_shapes(a_.shape[:-2], bm.shape[:-2])
+    except ValueError:
+        raise ValueError(f"For 'solve', the batch dimensions of 'a' {list(a_.shape)} and 'b' "
+                         f"{list(b_.shape)} can not broadcast.") from None
+    if bm.dtype != a_.dtype:
+        raise TypeError(f"For 'solve', 'a' and 'b' must have the same dtype, but got "
+                        f"{a_.dtype} and {bm.dtype}.")
+    out = LX.solve(a_, bm)
+    return reshape(out, out.shape[:-1]) if vector else out
+
+
+def cholesky(input_x: Any, upper: bool = False) -> Tensor:
+    """The Cholesky factor of a symmetric positive-definite (batch of) matrix: lower ``L``
+    with ``A = L L^T`` (only the lower triangle of A is read), or upper ``U = L^T`` reading
+    the upper triangle."""
+    x = _tensor(input_x, "cholesky", "input_x")
+    _square_batch(x, "cholesky")
+    if not upper:
+        return LX.cholesky(x)
+    return L.swap_last(LX.cholesky(L.swap_last(x)))
+
+
+# --- convolution and pooling -----------------------------------------------------------------
+def _int_pair(v: Any, op: str, arg: str, allow_four: bool = False) -> tuple:
+    """An int or a tuple of 2 ints (or of 4, MindSpore's (1, 1, h, w) form) as (h, w)."""
+    vals = (v, v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else v
+    if isinstance(vals, (tuple, list)) and allow_four and len(vals) == 4:
+        vals = tuple(vals[2:])
+    if not isinstance(vals, (tuple, list)) or len(vals) != 2 or not all(
+            isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in vals):
+        raise TypeError(f"For '{op}', '{arg}' must be an int or a tuple of 2 ints, but got "
+                        f"{v!r}.")
+    return int(vals[0]), int(vals[1])
+
+
+def _positive(pair: tuple, op: str, arg: str) -> tuple:
+    if builtins.min(pair) < 1:
+        raise ValueError(f"For '{op}', '{arg}' must be positive, but got {pair}.")
+    return pair
+
+
+def _explicit_padding(padding: Any, op: str) -> tuple:
+    """int, (h, w) or (top, bottom, left, right) as ((top, bottom), (left, right))."""
+    if isinstance(padding, (int, np.integer)) and not isinstance(padding, bool):
+        p = ((int(padding),) * 2,) * 2
+    elif isinstance(padding, (tuple, list)) and len(padding) == 2:
+        h, w = _int_pair(tuple(padding), op, "padding")
+        p = ((h, h), (w, w))
+    elif isinstance(padding, (tuple, list)) and len(padding) == 4 and all(
+            isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in padding):
+        p = ((int(padding[0]), int(padding[1])), (int(padding[2]), int(padding[3])))
+    else:
+        raise TypeError(f"For '{op}', 'padding' must be an int or a tuple of 2 or 4 ints, but "
+                        f"got {padding!r}.")
+    if builtins.min(p[0] + p[1]) < 0:
+        raise ValueError(f"For '{op}', 'padding' must be non-negative, but got {padding!r}.")
+    return p
+
+
+def _same_padding(hw: tuple, kernel: tuple, stride: tuple, dilation: tuple) -> tuple:
+    """'same': output ceil(n / stride); the total padding is split with the extra row or
+    column at the end, as MindSpore does."""
+    out = []
+    for n, k, s, d in zip(hw, kernel, stride, dilation):
+        total = builtins.max((-(-n // s) - 1) * s + d * (k - 1) + 1 - n, 0)
+        out.append((total // 2, total - total // 2))
+    return tuple(out)
+
+
+def _nchw(x: Tensor, op: str, arg: str = "x") -> None:
+    if x.ndim != 4:
+        raise ValueError(f"For '{op}', '{arg}' must be 4-D (N, C, H, W), but got shape "
+                         f"{list(x.shape)}.")
+    if x.dtype.np_dtype.kind != "f":
+        raise TypeError(f"For '{op}', '{arg}' must be a float Tensor, but got {x.dtype}.")
+
+
+def _check_out_size(x: Tensor, kernel: tuple, stride: tuple, padding: tuple, dilation: tuple,
+                    op: str) -> None:
+    for n, k, s, (lo, hi), d, name in zip(x.shape[2:], kernel, stride, padding, dilation, "HW"):
+        if CV.out_size(n, k, s, lo + hi, d) < 1:
+            raise ValueError(f"For '{op}', the padded input size {n + lo + hi} along {name} is "
+                             f"smaller than the dilated kernel size {d * (k - 1) + 1}; input "
+                             f"shape {list(x.shape)}.")
+
+
+def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode: str = "valid",
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """2-D convolution (cross-correlation) of ``input`` (N, C, H, W) with ``weight``
+    (O, C / groups, kh, kw). ``pad_mode``: 'valid' (no padding), 'same' (output
+    ceil(H / stride)) or 'pad' (explicit ``padding``: int, (h, w) or (top, bottom, left,
+    right)); ``padding`` may also be the string 'same' or 'valid'."""
+    op = "conv2d"
+    x = _tensor(input, op, "input")
+    w = _tensor(weight, op, "weight")
+    _nchw(x, op, "input")
+    _nchw(w, op, "weight")
+    if w.dtype != x.dtype:
+        raise TypeError(f"For '{op}', 'input' and 'weight' must have the same dtype, but got "
+                        f"{x.dtype} and {w.dtype}.")
+    if isinstance(groups, bool) or not isinstance(groups, (int, np.integer)) or groups < 1:
+        raise ValueError(f"For '{op}', 'groups' must be a positive int, but got {groups!r}.")
+    if x.shape[1] != w.shape[1] * groups or w.shape[0] % groups:
+        raise ValueError(f"For '{op}', 'input' has {x.shape[1]} channels but 'weight' of shape "
+                         f"{list(w.shape)} with groups={groups} expects "
+                         f"{w.shape[1] * groups}, and its {w.shape[0]} output channels must "
+                         f"be divisible by groups.")
+    st = _positive(_int_pair(stride, op, "stride", True), op, "stride")
+    dl = _positive(_int_pair(dilation, op, "dilation", True), op, "dilation")
+    kernel = tuple(w.shape[2:])
+    if isinstance(padding, str):
+        pad_mode, padding = padding, 0
+    mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+    if mode == "same":
+        pads = _same_padding(x.shape[2:], kernel, st, dl)
+    elif mode in ("valid", "pad"):
+        pads = _explicit_padding(padding, op)
+        if mode == "valid" and pads != ((0, 0), (0, 0)):
+            raise ValueError(f"For '{op}', 'padding' must be 0 when pad_mode is 'valid', but "
+                             f"got {padding!r}; use pad_mode='pad'.")
+    else:
+        raise ValueError(f"For '{op}', 'pad_mode' must be 'same', 'valid' or 'pad', but got "
+                         f"{pad_mode!r}.")
+    _check_out_size(x, kernel, st, pads, dl, op)
+    out = CV.conv2d(x, w, stride=st, padding=pads, dilation=dl, groups=int(groups))
+    if bias is not None:
+        b = _tensor(bias, op, "bias")
+        if b.shape != (w.shape[0],):
+            raise ValueError(f"For '{op}', 'bias' must have shape [{w.shape[0]}], but got "
+                             f"{list(b.shape)}.")
+        out = A.add(out, S.reshape(b, shape=(1, w.shape[0], 1, 1)))
+    return out
+
+
+def _pool_geometry(x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,
+                   ceil_mode: bool, op: str) -> tuple:
+    """(kernel, stride, padding incl. ceil-mode overhang, dilation, user padding)."""
+    _nchw(x, op)
+    k = _positive(_int_pair(kernel_size, op, "kernel_size", True), op, "kernel_size")
+    s = k if stride is None else _positive(_int_pair(stride, op, "stride", True), op, "stride")
+    d = _positive(_int_pair(dilation, op, "dilation"), op, "dilation")
+    p = _int_pair(padding, op, "padding")
+    for pi, ki in zip(p, k):
+        if pi < 0 or 2 * pi > ki:
+            raise ValueError(f"For '{op}', 'padding' must be in [0, kernel_size / 2], but got "
+                             f"padding {p} for kernel_size {k}.")
+    pads = []
+    for n, ki, si, pi, di in zip(x.shape[2:], k, s, p, d):
+        span = n + 2 * pi - di * (ki - 1) - 1
+        if span < 0:
+            raise ValueError(f"For '{op}', the padded input of shape {list(x.shape)} is smaller "
+                             f"than the (dilated) kernel {k}.")
+        extra = 0
+        if ceil_mode:
+            o = -(-span // si) + 1
+            if (o - 1) * si >= n + pi:  # the last window must start inside the input
+                o -= 1
+            extra = builtins.max((o - 1) * si + di * (ki - 1) + 1 - (n + 2 * pi), 0)
+        pads.append((pi, pi + extra))
+    return k, s, tuple(pads), d, p
+
+
+def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
+               dilation: Any = 1, return_indices: bool = False, ceil_mode: bool = False) -> Any:
+    """2-D max pooling over (N, C, H, W). The gradient goes to the first maximum of each
+    window; with ``return_indices`` the flat positions (in each H*W plane) come too."""
+    x = _tensor(x, "max_pool2d")
+    k, s, pads, d, _ = _pool_geometry(x, kernel_size, stride, padding, dilation, ceil_mode,
+                                      "max_pool2d")
+    out, idx = CV.max_pool2d(x, k, s, pads, d)
+    return (out, idx) if return_indices else out
+
+
+def pool2d_same(x: Any, kernel_size: Any, strides: Any, kind: str, op: str) -> Tensor:
+    """Pooling with TensorFlow/MindSpore 'same' padding (output ceil(H / stride), padding
+    split with the extra row at the end); averages count only real elements."""
+    x = _tensor(x, op)
+    _nchw(x, op)
+    k = _positive(_int_pair(kernel_size, op, "kernel_size", True), op, "kernel_size")
+    s = _positive(_int_pair(strides, op, "strides", True), op, "strides")
+    pads = _same_padding(x.shape[2:], k, s, (1, 1))
+    if kind == "max":
+        return CV.max_pool2d(x, k, s, pads, (1, 1))[0]
+    total = CV.sum_pool2d(x, kernel=k, stride=s, padding=pads)
+    counts = np.outer(*(np.minimum(np.arange(o) * si - lo + ki, n) - np.maximum(
+        np.arange(o) * si - lo, 0) for n, ki, si, (lo, _), o in
+        zip(x.shape[2:], k, s, pads, total.shape[2:])))
+    return div(total, Tensor(counts.astype(x.dtype.np_dtype)))
+
+
+def _window_counts(n: int, k: int, s: int, pad: int, extra: int, include_pad: bool) -> np.ndarray:
+    """How many elements each window along one axis averages over."""
+    o = (n + 2 * pad + extra - k) // s + 1
+    start = np.arange(o) * s - pad
+    lo, hi = (-pad, n + pad) if include_pad else (0, n)
+    return np.minimum(start + k, hi) - np.maximum(start, lo)
+
+
+def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0,
+               ceil_mode: bool = False, count_include_pad: bool = True,
+               divisor_override: Any = None) -> Tensor:
+    """2-D average pooling over (N, C, H, W): window sums (a linear primitive) divided by the
+    window size, by the number of real elements (``count_include_pad=False``), or by
+    ``divisor_override``."""
+    x = _tensor(input_x, "avg_pool2d", "input_x")
+    k, s, pads, _, p = _pool_geometry(x, kernel_size, stride, padding, 1, ceil_mode,
+                                      "avg_pool2d")
+    total = CV.sum_pool2d(x, kernel=k, stride=s, padding=pads)
+    if divisor_override:
+        return div(total, float(divisor_override))
+    ch, cw = (_window_counts(n, ki, si, pi, hi - pi, count_include_pad)
+              for n, ki, si, pi, (_, hi) in zip(x.shape[2:], k, s, p, pads))
+    counts = np.outer(ch, cw)
+    if (counts == counts.flat[0]).all():
+        return div(total, float(counts.flat[0]))
+    return div(total, Tensor(counts.astype(x.dtype.np_dtype)))
 
 
 _tensor_module.F = __import__(__name__, fromlist=["_"])

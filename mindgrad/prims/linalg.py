@@ -7,7 +7,12 @@ from ..core.primitive import Primitive
 from . import shape as S
 
 
-def _matmul_impl(a, b):
+def _matmul_impl(a, b, transpose_a=False, transpose_b=False):
+    # Transposes are views: BLAS reads them in place, no copies are made.
+    if transpose_a:
+        a = a.swapaxes(-1, -2)
+    if transpose_b:
+        b = b.swapaxes(-1, -2)
     try:
         return np.matmul(a, b)
     except ValueError:
@@ -23,12 +28,32 @@ def swap_last(x):
     return S.transpose(x, perm=perm)
 
 
-matmul = Primitive("MatMul", _matmul_impl, expr="{0} @ {1}")
-matmul.vjp = (lambda g, ans, a, b: S.unbroadcast(matmul(g, swap_last(b)), a),
-              lambda g, ans, a, b: S.unbroadcast(matmul(swap_last(a), g), b))
-matmul.jvp = (lambda t, ans, a, b: S.broadcast_like(matmul(t, b), ans),
-              lambda t, ans, a, b: S.broadcast_like(matmul(a, t), ans))
+def mm(a, b, transpose_a: bool = False, transpose_b: bool = False):
+    """``op(a) @ op(b)`` where op transposes the last two axes when asked."""
+    if transpose_a or transpose_b:
+        return matmul(a, b, transpose_a=transpose_a, transpose_b=transpose_b)
+    return matmul(a, b)
 
+
+# With out = A' @ B' (A' = op(a), B' = op(b)): dA' = g B'^T and dB' = A'^T g; when an input
+# was transposed, its gradient is the transpose of those, written as one product so that
+# the result comes out contiguous (as MindSpore's MatMul bprop does).
+def _grad_a(g, ans, a, b, transpose_a=False, transpose_b=False):
+    da = mm(b, g, transpose_b, True) if transpose_a else mm(g, b, False, not transpose_b)
+    return S.unbroadcast(da, a)
+
+
+def _grad_b(g, ans, a, b, transpose_a=False, transpose_b=False):
+    db = mm(g, a, True, transpose_a) if transpose_b else mm(a, g, not transpose_a, False)
+    return S.unbroadcast(db, b)
+
+
+matmul = Primitive("MatMul", _matmul_impl, expr="{0} @ {1}")
+matmul.vjp = (_grad_a, _grad_b)
+matmul.jvp = (lambda t, ans, a, b, transpose_a=False, transpose_b=False:
+              S.broadcast_like(mm(t, b, transpose_a, transpose_b), ans),
+              lambda t, ans, a, b, transpose_a=False, transpose_b=False:
+              S.broadcast_like(mm(a, t, transpose_a, transpose_b), ans))
 
 from . import batch_rules as B  # noqa: E402
 
