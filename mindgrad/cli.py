@@ -3,6 +3,7 @@ unmodified, with ``import mindspore`` resolving to mindgrad."""
 from __future__ import annotations
 
 import argparse
+import os
 import runpy
 import sys
 
@@ -23,14 +24,11 @@ def main(argv: list[str] | None = None) -> int:
     from .compat import install
 
     install()
+    if not os.path.exists(ns.script):
+        print(f"mindgrad run: no such script: {ns.script}", file=sys.stderr)
+        return 2
     sys.argv = [ns.script] + ns.args
-    try:
-        runpy.run_path(ns.script, run_name="__main__")
-    except FileNotFoundError as e:
-        if e.filename == ns.script:
-            print(f"mindgrad run: no such script: {ns.script}", file=sys.stderr)
-            return 2
-        raise
+    runpy.run_path(ns.script, run_name="__main__")
     return 0
 
 

@@ -83,6 +83,9 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             arg_tracers.append(t)
         weight_tracers = []
         for p in weights:
+            if p._trace is trace:  # listed twice: both entries share one tracer
+                weight_tracers.append(p._sub)
+                continue
             t = trace.new_tracer(_param_primal(p))
             saved.append((p, p._sub, p._trace))
             p._sub, p._trace = t, trace

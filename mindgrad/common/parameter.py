@@ -3,7 +3,15 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from ..core.primitive import Tracer, state
 from .tensor import Tensor
+
+
+def _graph_trace() -> Any:
+    """The GRAPH-mode trace being recorded, if any (imported late: it imports this module)."""
+    from ..graph.trace import current_graph_trace
+
+    return current_graph_trace()
 
 
 class Parameter(Tensor):
@@ -34,12 +42,24 @@ class Parameter(Tensor):
         return (f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
                 f"requires_grad={self.requires_grad})")
 
+    __str__ = __repr__  # MindSpore prints a Parameter by its description, not its values
+
     @property
     def data(self) -> "Parameter":
         return self
 
     def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
-        """Replace the value. The new value must keep the shape; it is cast to the dtype."""
+        """Replace the value. The new value must keep the shape; it is cast to the dtype.
+
+        A value seen by a reverse/forward transformation is stored as its plain value. While
+        a GRAPH-mode function is being traced the assignment is recorded in the graph (the
+        compiled function returns the new value and the caller stores it on every call)."""
+        while isinstance(data, Tracer) and hasattr(data, "primal"):
+            data = data.__lower__()  # a derivative trace's value: store the value beneath it
+        if state.dynamic is not None:
+            graph = _graph_trace()
+            if graph is not None:
+                return self._record_assign(graph, data)
         new = data._data if isinstance(data, Tensor) else Tensor(data)._data
         if tuple(new.shape) != tuple(self._data.shape):
             raise ValueError(f"For 'Parameter.set_data', the new value of '{self.name}' has "
@@ -48,6 +68,19 @@ class Parameter(Tensor):
         if new.dtype != self._data.dtype:
             new = new.astype(self._data.dtype)
         self._data = new
+        return self
+
+    def _record_assign(self, graph: Any, data: Any) -> "Parameter":
+        from ..prims import shape as S
+
+        value = data if isinstance(data, Tensor) else Tensor(data)
+        if tuple(value.shape) != tuple(self._data.shape):
+            raise ValueError(f"For 'Parameter.set_data', the new value of '{self.name}' has "
+                             f"shape {tuple(value.shape)} but the parameter has shape "
+                             f"{tuple(self._data.shape)}.")
+        if value._data.dtype != self._data.dtype:
+            value = S.cast(value, dtype=self._data.dtype)
+        graph.assign(self, value)
         return self
 
     def assign_value(self, value: Any) -> "Parameter":

@@ -12,10 +12,16 @@ class GuardFail(Exception):
     """A value-dependent branch went another way than when the graph was traced."""
 
 
+def _one_value(arr: Any) -> Any:
+    """The scalar a guard compares (the same conversion as GraphTrace.guard)."""
+    return arr.item() if arr.size == 1 else arr
+
+
 def _literal(value: Any, ns: dict) -> str:
     if isinstance(value, bool) or value is None:
         return repr(value)
-    if isinstance(value, int) or (isinstance(value, float) and math.isfinite(value)):
+    # exact types: NumPy scalars (np.float64 is a float) repr as `np.float64(...)`
+    if type(value) is int or (type(value) is float and math.isfinite(value)):
         return repr(value)
     name = f"_l{len(ns)}"
     ns[name] = value
@@ -25,7 +31,7 @@ def _literal(value: Any, ns: dict) -> str:
 def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list[int],
              name: str = "graph") -> tuple[Callable, str]:
     """Return ``fn(*inputs, *params) -> tuple of output arrays`` and its source text."""
-    ns: dict[str, Any] = {"_GuardFail": GuardFail}
+    ns: dict[str, Any] = {"_GuardFail": GuardFail, "_one": _one_value}
     name = "".join(c if c.isalnum() else "_" for c in name)
     if not name.isidentifier():
         name = "graph_" + name
@@ -46,7 +52,7 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
         if prim is GUARD:
             ns[f"_g{k}"] = params["kind"]
             ns[f"_e{k}"] = params["value"]
-            lines.append(f"    if _g{k}({operands[0]}) != _e{k}: raise _GuardFail()")
+            lines.append(f"    if _g{k}(_one({operands[0]})) != _e{k}: raise _GuardFail()")
             continue
         if prim.expr is not None and not params:
             rhs = prim.expr.format(*operands)

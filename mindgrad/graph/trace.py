@@ -13,6 +13,7 @@ import numpy as np
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ..core.primitive import Primitive, Trace, Tracer
+from ..prims.shape import getitem
 
 
 class Lit:
@@ -116,6 +117,11 @@ class GraphTrace(Trace):
             else:
                 ins.append(Lit(a))
                 vals.append(a)
+        if prim is _getitem and any(getattr(v, "dtype", None) == np.bool_ and isinstance(i, int)
+                                    and i not in self.consts for v, i in zip(vals[1:], ins[1:])):
+            # A mask computed from the inputs gives a result whose shape depends on values:
+            # a graph of fixed shapes cannot follow it, so this signature runs eagerly.
+            self.opaque = True
         out = prim.impl(*vals, **params)
         if prim.multiple_results:
             outs = tuple(self.new_tracer(o) for o in out)
@@ -126,7 +132,9 @@ class GraphTrace(Trace):
         return t
 
     def guard(self, t: GraphTracer, kind: type) -> Any:
-        value = kind(t.val)
+        # .item(): NumPy only converts 0-d arrays with float()/int(); MindSpore converts any
+        # one-element tensor (bool() of a larger array raises here, as it should).
+        value = kind(t.val.item() if t.val.size == 1 else t.val)
         self.eqns.append((GUARD, {"kind": kind, "value": value}, [t.var], []))
         return value
 
@@ -139,6 +147,7 @@ class GraphTrace(Trace):
 
 
 GUARD = Primitive("Guard", None)
+_getitem = getitem
 
 
 def current_graph_trace() -> GraphTrace | None:

@@ -128,8 +128,8 @@ def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
             raise IndexError(f"Position index {p} is exceed input size.")
     if len(set(pos)) != len(pos):
         raise ValueError("There are duplicate positions in `grad_position`, please check it")
-    single = isinstance(grad_position, int) or len(pos) == 1
-    return [p for p in pos if isinstance(args[p], Tensor)], single
+    kept = [p for p in pos if isinstance(args[p], Tensor)]  # Python scalars get no slot
+    return kept, isinstance(grad_position, int) or len(kept) == 1
 
 
 class _GradSpec:
@@ -157,7 +157,7 @@ class _GradSpec:
             positions, single = _positions(self.grad_position, args)
         fn = self.fn
         if self.has_aux:
-            fn = _first_output(self.fn, self.who)
+            fn = _first_output(self.fn, self.who, bare_single_aux=False)
         pb = reverse(fn, args, positions, self.weights)
         leaves = None if sens is None else _sens_leaves(pb, sens, self.who)
         dargs, dws = pb(leaves)
@@ -181,15 +181,18 @@ class _GradSpec:
         return out, grads
 
 
-def _first_output(fn: Callable, who: str) -> Callable:
+def _first_output(fn: Callable, who: str, bare_single_aux: bool = True) -> Callable:
     """For has_aux: ``fn``'s output becomes ``(out[0], aux)``; only ``out[0]`` is
-    differentiated (aux goes through stop_gradient)."""
+    differentiated (aux goes through stop_gradient). As in MindSpore, the aux of a
+    two-output function is ``out[1]`` itself, except for grad/value_and_grad, which always
+    give a tuple (``bare_single_aux=False``)."""
 
     def wrapped(*args: Any) -> Any:
         out = fn(*args)
         if not isinstance(out, (tuple, list)) or len(out) < 2:
             raise ValueError("When has_aux is True, origin fn requires more than one outputs.")
-        return out[0], F.stop_gradient(tuple(out[1:]))
+        aux = out[1] if bare_single_aux and len(out) == 2 else tuple(out[1:])
+        return out[0], F.stop_gradient(aux)
 
     return wrapped
 

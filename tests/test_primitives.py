@@ -1,0 +1,510 @@
+"""One table drives the checks of every primitive and op.
+
+Each row is ``Case(name, fn, ref, gen, order)``:
+- ``fn``: a function of mindgrad Tensors (the op under test);
+- ``ref``: the same computation in NumPy (for the forward value, dtype and shape);
+- ``gen(rng)``: float64 NumPy inputs inside the op's valid domain;
+- ``order``: how many orders of derivatives ``check_grads`` verifies (3 unless slow).
+
+For every row: forward against NumPy in float32 and float64 (values, dtype and shape),
+forward and reverse derivatives against central differences up to ``order``, float32
+derivatives keep float32 and agree with float64, and GRAPH-mode (compiled) gradients equal
+PYNATIVE ones.
+"""
+from __future__ import annotations
+
+import math
+from typing import Callable, NamedTuple
+
+import numpy as np
+import pytest
+
+import mindgrad as ms
+from mindgrad import ops
+from mindgrad.core.tree import flatten
+
+from gradcheck import check_graph_matches, check_grads
+
+
+class Case(NamedTuple):
+    name: str
+    fn: Callable
+    ref: Callable
+    gen: Callable
+    order: int = 3
+
+
+# --- input generators (float64, inside each op's domain) --------------------------------------
+def U(lo, hi, *shapes):
+    """Uniform inputs in [lo, hi), one array per shape."""
+    return lambda rng: [rng.uniform(lo, hi, s) for s in shapes]
+
+
+def N(*shapes):
+    return lambda rng: [rng.standard_normal(s) for s in shapes]
+
+
+def away0(*shapes, lo=0.3, hi=1.5):
+    """Values with |x| in [lo, hi) and a random sign (abs, relu, ... away from their kink)."""
+    return lambda rng: [rng.uniform(lo, hi, s) * rng.choice([-1.0, 1.0], s) for s in shapes]
+
+
+def distinct_pair(shape_x, shape_y):
+    """x and y (y broadcasting to x's shape) whose elements differ by at least 0.2
+    (maximum/minimum: no ties)."""
+    assert np.broadcast_shapes(shape_x, shape_y) == shape_x
+
+    def gen(rng):
+        y = rng.uniform(-1, 1, shape_y)
+        gap = rng.uniform(0.2, 1.0, shape_x) * rng.choice([-1.0, 1.0], shape_x)
+        return [y + gap, y]
+    return gen
+
+
+def distinct(*shape):
+    """Distinct values (reduce_max/min without ties)."""
+    n = int(np.prod(shape))
+    return lambda rng: [rng.permutation(np.linspace(-1.0, 1.0, n)).reshape(shape)
+                        + rng.uniform(-0.01, 0.01, shape)]
+
+
+# --- constants used inside some rows ---------------------------------------------------------
+COND = np.array([[True, False, True], [False, False, True]])
+MASK = np.array([True, False, True, True])
+IDX = np.array([0, 2, 2, 1, 0])  # repeated indices: gradients accumulate
+np_erf = np.vectorize(math.erf, otypes=[np.float64])
+
+
+def _erf_ref(x):
+    return np_erf(x).astype(x.dtype)
+
+
+def _softplus_ref(x):
+    return np.maximum(x, 0) + np.log1p(np.exp(-np.abs(x)))
+
+
+def _lse_ref(x, axis=None, keepdims=False):
+    m = np.max(x, axis=axis, keepdims=True)
+    out = np.log(np.sum(np.exp(x - m), axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
+def _softmax_ref(x, axis=-1):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+T = lambda x: x.T  # noqa: E731
+MM = ops.MatMul
+sel = ms.Tensor(COND)
+
+
+CASES = [
+    # elementwise binary, same shapes and broadcasting
+    Case("add", lambda x, y: x + y, np.add, N((2, 3), (2, 3))),
+    Case("add_fn_bcast_row", ops.add, np.add, N((2, 3), (3,))),
+    Case("add_bcast_outer", lambda x, y: x + y, np.add, N((2, 1), (1, 3))),
+    Case("add_bcast_0d", lambda x, y: x + y, np.add, N((), (2, 3))),
+    Case("add_python_scalar", lambda x: x + 2.5, lambda x: x + 2.5, N((2, 3))),
+    Case("radd_python_int", lambda x: 3 + x, lambda x: 3 + x, N((3,))),
+    Case("sub", lambda x, y: x - y, np.subtract, N((2, 3), (2, 3))),
+    Case("sub_bcast_outer", ops.sub, np.subtract, N((2, 1), (1, 3))),
+    Case("rsub_python_scalar", lambda x: 3.0 - x, lambda x: 3.0 - x, N((2, 3))),
+    Case("mul", lambda x, y: x * y, np.multiply, N((2, 3), (2, 3))),
+    Case("mul_bcast_row", ops.mul, np.multiply, N((2, 3), (3,))),
+    Case("mul_bcast_outer", ops.Mul(), np.multiply, N((2, 1), (1, 3))),
+    Case("mul_python_scalar", lambda x: x * 1.5, lambda x: x * 1.5, N((2, 3))),
+    Case("div", lambda x, y: x / y, np.divide, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
+    Case("div_bcast", ops.div, np.divide, lambda r: N((3,))(r) + away0((2, 1))(r)),
+    Case("rdiv_python_scalar", lambda x: 2.0 / x, lambda x: 2.0 / x, away0((2, 3))),
+    Case("neg", lambda x: -x, np.negative, N((2, 3))),
+    Case("neg_op", ops.Neg(), np.negative, N((2, 3))),
+    Case("square", ops.square, np.square, N((2, 3))),
+    Case("pow_tensor", lambda x, y: x ** y, np.power,
+         lambda r: U(0.5, 2.0, (2, 3))(r) + U(-1.5, 1.5, (2, 3))(r)),
+    Case("pow_tensor_bcast", ops.pow, np.power,
+         lambda r: U(0.5, 2.0, (2, 3))(r) + U(-1.5, 1.5, (3,))(r)),
+    Case("pow_scalar_float", lambda x: x ** 3.0, lambda x: x ** 3.0, N((2, 3))),
+    Case("pow_scalar_int", lambda x: ops.pow(x, 2), lambda x: x ** 2, N((2, 3))),
+    Case("pow_scalar_frac", lambda x: x ** 0.5, lambda x: x ** 0.5, U(0.5, 2.0, (2, 3))),
+    Case("rpow_python_base", lambda x: 2.0 ** x, lambda x: 2.0 ** x, N((2, 3))),
+    Case("maximum", ops.maximum, np.maximum, distinct_pair((2, 3), (2, 3))),
+    Case("maximum_bcast", ops.Maximum(), np.maximum, distinct_pair((2, 3), (3,))),
+    Case("minimum", ops.minimum, np.minimum, distinct_pair((2, 3), (2, 3))),
+    Case("minimum_bcast", ops.Minimum(), np.minimum, distinct_pair((2, 3), (3,))),
+    Case("atan2", ops.atan2, np.arctan2, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
+    Case("atan2_bcast", ops.atan2, np.arctan2, lambda r: away0((2, 3))(r) + away0((3,))(r)),
+    Case("select", lambda x, y: ops.select(sel, x, y), lambda x, y: np.where(COND, x, y),
+         N((2, 3), (2, 3))),
+    Case("where_bcast", lambda x, y: ops.where(sel, x, y), lambda x, y: np.where(COND, x, y),
+         N((2, 3), (3,))),
+    Case("select_bcast_cond", lambda x, y: ops.select(ms.Tensor(COND[:, :1]), x, y),
+         lambda x, y: np.where(COND[:, :1], x, y), N((2, 3), (3,))),
+    Case("concat_with_constant", lambda x: ops.concat((x, ms.Tensor(COND * 1.0)), 1),
+         lambda x: np.concatenate((x, COND * 1.0), 1), N((2, 2))),
+    Case("stack_with_constant", lambda x: ops.stack((ms.Tensor(COND * 1.0), x)),
+         lambda x: np.stack((COND * 1.0, x)), N((2, 3))),
+    Case("select_op", lambda x, y: ops.Select()(x > y, x * x, y),
+         lambda x, y: np.where(x > y, x * x, y), distinct_pair((2, 3), (2, 3))),
+    # elementwise unary
+    Case("sqrt", ops.sqrt, np.sqrt, U(0.5, 2.0, (2, 3))),
+    Case("exp", ops.exp, np.exp, N((2, 3))),
+    Case("log", ops.log, np.log, U(0.5, 2.0, (2, 3))),
+    Case("sin", ops.Sin(), np.sin, N((2, 3))),
+    Case("cos", ops.cos, np.cos, N((2, 3))),
+    Case("tan", ops.tan, np.tan, U(-1.0, 1.0, (2, 3))),
+    Case("sinh", ops.sinh, np.sinh, N((2, 3))),
+    Case("cosh", ops.cosh, np.cosh, N((2, 3))),
+    Case("tanh", ops.tanh, np.tanh, N((2, 3))),
+    Case("atanh", ops.atanh, np.arctanh, U(-0.7, 0.7, (2, 3))),
+    Case("asin", ops.asin, np.arcsin, U(-0.7, 0.7, (2, 3))),
+    Case("acos", ops.acos, np.arccos, U(-0.7, 0.7, (2, 3))),
+    Case("atan", ops.atan, np.arctan, N((2, 3))),
+    Case("asinh", ops.asinh, np.arcsinh, N((2, 3))),
+    Case("acosh", ops.acosh, np.arccosh, U(1.3, 3.0, (2, 3))),
+    Case("abs", ops.abs, np.abs, away0((2, 3))),
+    Case("abs_method", lambda x: abs(x), np.abs, away0((2, 3))),
+    Case("rsqrt", ops.rsqrt, lambda x: 1 / np.sqrt(x), U(0.5, 2.0, (2, 3))),
+    Case("reciprocal", ops.reciprocal, np.reciprocal, away0((2, 3))),
+    Case("expm1", ops.expm1, np.expm1, N((2, 3))),
+    Case("log1p", ops.log1p, np.log1p, U(-0.5, 2.0, (2, 3))),
+    Case("sigmoid", ops.sigmoid, lambda x: 1 / (1 + np.exp(-x)), N((2, 3))),
+    Case("relu", ops.relu, lambda x: np.maximum(x, 0), away0((2, 3))),
+    Case("relu_op", ops.ReLU(), lambda x: np.maximum(x, 0), away0((2, 3))),
+    Case("softplus", ops.softplus, _softplus_ref, N((2, 3))),
+    Case("erf", ops.erf, _erf_ref, N((2, 3))),
+    Case("gelu", ops.gelu, lambda x: 0.5 * x * (1 + _erf_ref(x / math.sqrt(2.0))), N((2, 3))),
+    Case("silu", ops.silu, lambda x: x / (1 + np.exp(-x)), N((2, 3))),
+    Case("leaky_relu", lambda x: ops.leaky_relu(x, 0.1),
+         lambda x: np.where(x > 0, x, 0.1 * x), away0((2, 3))),
+    Case("clamp", lambda x: ops.clamp(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5),
+         lambda r: [np.array([[-1.2, -0.3, 0.1], [0.2, 0.9, 1.4]])]),
+    # matrix products
+    Case("matmul_2d", ops.matmul, np.matmul, N((2, 3), (3, 4))),
+    Case("matmul_operator", lambda a, b: a @ b, np.matmul, N((2, 3), (3, 2))),
+    Case("MatMul", MM(), np.matmul, N((2, 3), (3, 4))),
+    Case("MatMul_transpose_a", MM(transpose_a=True), lambda a, b: a.T @ b, N((3, 2), (3, 4))),
+    Case("MatMul_transpose_b", MM(transpose_b=True), lambda a, b: a @ b.T, N((2, 3), (4, 3))),
+    Case("MatMul_transpose_ab", MM(transpose_a=True, transpose_b=True),
+         lambda a, b: a.T @ b.T, N((3, 2), (4, 3))),
+    Case("matmul_batched_bcast", ops.matmul, np.matmul, N((2, 1, 2, 3), (3, 3, 2))),
+    Case("matmul_batched_2d", ops.matmul, np.matmul, N((2, 2, 3), (3, 4))),
+    Case("matmul_1d_2d", ops.matmul, np.matmul, N((3,), (3, 4))),
+    Case("matmul_2d_1d", ops.matmul, np.matmul, N((2, 3), (3,))),
+    Case("matmul_1d_1d", ops.matmul, np.matmul, N((3,), (3,))),
+    Case("matmul_batched_1d", ops.matmul, np.matmul, N((2, 2, 3), (3,))),
+    Case("matmul_1d_batched", ops.matmul, np.matmul, N((3,), (2, 3, 2))),
+    Case("BatchMatMul", ops.BatchMatMul(), np.matmul, N((2, 2, 3), (2, 3, 4))),
+    Case("BatchMatMul_transpose_b", ops.BatchMatMul(transpose_b=True),
+         lambda a, b: a @ np.swapaxes(b, -1, -2), N((2, 2, 3), (2, 4, 3))),
+    Case("outer", ops.outer, np.outer, N((3,), (2,))),
+    # reductions
+    Case("reduce_sum_all", ops.reduce_sum, np.sum, N((2, 3))),
+    Case("ReduceSum_default_axis", lambda x: ops.ReduceSum()(x), np.sum, N((2, 3))),
+    Case("reduce_sum_axis", lambda x: ops.reduce_sum(x, 1), lambda x: x.sum(1), N((2, 3))),
+    Case("reduce_sum_neg_axis", lambda x: ops.reduce_sum(x, -2), lambda x: x.sum(-2),
+         N((2, 3, 2))),
+    Case("reduce_sum_tuple", lambda x: ops.reduce_sum(x, (0, 2)), lambda x: x.sum((0, 2)),
+         N((2, 3, 2))),
+    Case("reduce_sum_keep", lambda x: ops.ReduceSum(keep_dims=True)(x, 1),
+         lambda x: x.sum(1, keepdims=True), N((2, 3))),
+    Case("reduce_sum_keep_all", lambda x: ops.reduce_sum(x, None, True),
+         lambda x: x.sum(keepdims=True), N((2, 3))),
+    Case("sum_method", lambda x: x.sum(axis=0), lambda x: x.sum(0), N((2, 3))),
+    Case("reduce_mean_all", ops.reduce_mean, np.mean, N((2, 3))),
+    Case("reduce_mean_axis", lambda x: ops.reduce_mean(x, 0), lambda x: x.mean(0), N((2, 3))),
+    Case("reduce_mean_tuple_keep", lambda x: ops.ReduceMean(keep_dims=True)(x, (0, 1)),
+         lambda x: x.mean((0, 1), keepdims=True), N((2, 3, 2))),
+    Case("mean_method", lambda x: x.mean(), np.mean, N((2, 3))),
+    Case("reduce_max_all", ops.reduce_max, np.max, distinct(2, 3)),
+    Case("reduce_max_axis", lambda x: ops.ReduceMax()(x, 1), lambda x: x.max(1), distinct(2, 3)),
+    Case("reduce_max_keep", lambda x: ops.reduce_max(x, 0, True),
+         lambda x: x.max(0, keepdims=True), distinct(2, 3)),
+    Case("reduce_min_all", ops.reduce_min, np.min, distinct(2, 3)),
+    Case("reduce_min_axis", lambda x: ops.ReduceMin()(x, 0), lambda x: x.min(0), distinct(2, 3)),
+    Case("reduce_prod", lambda x: ops.reduce_prod(x, 1), lambda x: x.prod(1), N((2, 3))),
+    Case("cumsum_0", lambda x: ops.cumsum(x, 0), lambda x: np.cumsum(x, 0), N((3, 2))),
+    Case("cumsum_1", lambda x: ops.cumsum(x, 1), lambda x: np.cumsum(x, 1), N((2, 3))),
+    Case("cumsum_neg", lambda x: ops.cumsum(x, -1), lambda x: np.cumsum(x, -1), N((2, 3))),
+    Case("softmax", ops.softmax, _softmax_ref, N((2, 3))),
+    Case("softmax_axis0", ops.Softmax(axis=0), lambda x: _softmax_ref(x, 0), N((2, 3))),
+    Case("log_softmax", ops.log_softmax, lambda x: np.log(_softmax_ref(x)), N((2, 3))),
+    Case("logsumexp_all", ops.logsumexp, _lse_ref, N((2, 3))),
+    Case("logsumexp_axis", lambda x: ops.logsumexp(x, 1), lambda x: _lse_ref(x, 1), N((2, 3))),
+    Case("logsumexp_keep", lambda x: ops.logsumexp(x, 0, True),
+         lambda x: _lse_ref(x, 0, True), N((2, 3))),
+    Case("var_all", ops.var, np.var, N((2, 3))),
+    Case("var_axis_ddof", lambda x: ops.var(x, 1, ddof=1), lambda x: np.var(x, 1, ddof=1),
+         N((2, 3))),
+    Case("std_axis", lambda x: ops.std(x, 0), lambda x: np.std(x, 0), N((3, 2))),
+    Case("std_keep", lambda x: x.std(axis=1, keepdims=True),
+         lambda x: np.std(x, 1, keepdims=True), N((2, 3))),
+    Case("norm_all", ops.norm, lambda x: np.sqrt((x * x).sum()), N((2, 3))),
+    Case("norm_dim", lambda x: ops.norm(x, dim=1), lambda x: np.sqrt((x * x).sum(1)), N((2, 3))),
+    Case("norm_l1", lambda x: ops.norm(x, 1), lambda x: np.abs(x).sum(), away0((2, 3))),
+    Case("norm_inf", lambda x: ops.norm(x, float("inf")), lambda x: np.abs(x).max(),
+         lambda r: [np.array([[0.3, -1.7, 0.9], [1.1, -0.2, 0.5]])]),
+    Case("norm_p3", lambda x: ops.norm(x, 3.0), lambda x: (np.abs(x) ** 3.0).sum() ** (1 / 3.0),
+         away0((2, 3)), 2),
+    # shapes
+    Case("reshape", lambda x: ops.reshape(x, (3, 2)), lambda x: x.reshape(3, 2), N((2, 3))),
+    Case("reshape_minus1", lambda x: ops.Reshape()(x, (-1,)), lambda x: x.reshape(-1),
+         N((2, 3))),
+    Case("reshape_method", lambda x: x.reshape(1, 6, 1), lambda x: x.reshape(1, 6, 1),
+         N((2, 3))),
+    Case("transpose_perm", lambda x: ops.transpose(x, (1, 2, 0)),
+         lambda x: x.transpose(1, 2, 0), N((2, 3, 2))),
+    Case("transpose_op", lambda x: ops.Transpose()(x, (1, 0)), lambda x: x.T, N((2, 3))),
+    Case("transpose_T", T, T, N((2, 3))),
+    Case("expand_dims", lambda x: ops.expand_dims(x, 1), lambda x: np.expand_dims(x, 1),
+         N((2, 3))),
+    Case("expand_dims_neg", lambda x: ops.ExpandDims()(x, -1), lambda x: x[..., None],
+         N((2, 3))),
+    Case("squeeze_all", ops.squeeze, np.squeeze, N((1, 3, 1))),
+    Case("squeeze_axis", lambda x: ops.squeeze(x, 2), lambda x: np.squeeze(x, 2), N((1, 3, 1))),
+    Case("Squeeze_op", ops.Squeeze(0), lambda x: np.squeeze(x, 0), N((1, 3, 1))),
+    Case("Squeeze_op_tuple", ops.Squeeze((0, 2)), np.squeeze, N((1, 3, 1))),
+    Case("broadcast_to", lambda x: ops.broadcast_to(x, (2, 3)),
+         lambda x: np.broadcast_to(x, (2, 3)), N((3,))),
+    Case("broadcast_to_op", lambda x: ops.BroadcastTo((2, 2, 3))(x),
+         lambda x: np.broadcast_to(x, (2, 2, 3)), N((2, 1, 3))),
+    Case("cast_to_f64", lambda x: ops.cast(x, ms.float64) * ops.sin(x),
+         lambda x: x.astype(np.float64) * np.sin(x), N((2, 3))),
+    Case("astype_f64", lambda x: x.astype(ms.float64) * x.astype(ms.float64),
+         lambda x: x.astype(np.float64) ** 2, N((2, 3))),
+    # indexing
+    Case("getitem_int", lambda x: x[1], lambda x: x[1], N((3, 2))),
+    Case("getitem_int_int", lambda x: x[0][1], lambda x: x[0][1], N((2, 3))),
+    Case("getitem_neg", lambda x: x[-1, -2], lambda x: x[-1, -2], N((2, 3))),
+    Case("getitem_slice_step", lambda x: x[::2, 1:], lambda x: x[::2, 1:], N((4, 3))),
+    Case("getitem_neg_step", lambda x: x[::-2, -2:], lambda x: x[::-2, -2:], N((4, 3))),
+    Case("getitem_none", lambda x: x[None, :, 1], lambda x: x[None, :, 1], N((2, 3))),
+    Case("getitem_ellipsis", lambda x: x[..., 0], lambda x: x[..., 0], N((2, 2, 3))),
+    Case("getitem_ellipsis_none", lambda x: x[0, ..., None], lambda x: x[0, ..., None],
+         N((2, 2, 3))),
+    Case("getitem_bool_mask", lambda x: x[MASK], lambda x: x[MASK], N((4, 2))),
+    Case("getitem_bool_tensor", lambda x: x[ms.Tensor(MASK)], lambda x: x[MASK], N((4,))),
+    Case("getitem_int_array", lambda x: x[IDX], lambda x: x[IDX], N((3, 2))),
+    Case("getitem_int_tensor_axis1", lambda x: x[:, ms.Tensor(IDX)], lambda x: x[:, IDX],
+         N((2, 3))),
+    Case("getitem_list", lambda x: x[[1, 1, 0]], lambda x: x[[1, 1, 0]], N((3,))),
+    Case("gather", lambda x: ops.gather(x, ms.Tensor(IDX), 1), lambda x: x[:, IDX], N((2, 3))),
+    Case("Gather_op", lambda x: ops.Gather()(x, ms.Tensor(IDX), 0), lambda x: x[IDX],
+         N((3, 2))),
+    Case("StridedSlice", lambda x: ops.StridedSlice()(x, (0, 1), (2, 3), (1, 2)),
+         lambda x: x[0:2:1, 1:3:2], N((3, 3))),
+    # joining and splitting
+    Case("concat_0", lambda x, y: ops.concat((x, y)), lambda x, y: np.concatenate((x, y)),
+         N((2, 3), (1, 3))),
+    Case("concat_1", lambda x, y: ops.Concat(1)([x, y]),
+         lambda x, y: np.concatenate((x, y), 1), N((2, 3), (2, 2))),
+    Case("concat_3", lambda x, y, z: ops.concat((x, y, z), -1),
+         lambda x, y, z: np.concatenate((x, y, z), -1), N((2, 1), (2, 2), (2, 1))),
+    Case("stack_0", lambda x, y: ops.stack((x, y)), lambda x, y: np.stack((x, y)),
+         N((2, 3), (2, 3))),
+    Case("stack_neg", lambda x, y: ops.Stack(-1)((x, y)), lambda x, y: np.stack((x, y), -1),
+         N((2, 3), (2, 3))),
+    Case("split_equal", lambda x: ops.split(x, 1, 0), lambda x: tuple(np.split(x, 2, 0)),
+         N((2, 3))),
+    Case("split_sizes", lambda x: ops.split(x, [1, 2], 1),
+         lambda x: tuple(np.split(x, [1], 1)), N((2, 3))),
+    Case("split_used", lambda x: ops.Split(1, 3)(x)[2] * ops.Split(1, 3)(x)[0],
+         lambda x: x[:, 2:3] * x[:, 0:1], N((2, 3))),
+    Case("tile", lambda x: ops.tile(x, (2, 3)), lambda x: np.tile(x, (2, 3)), N((2, 2))),
+    Case("tile_short_reps", lambda x: ops.tile(x, (3,)), lambda x: np.tile(x, (3,)), N((2, 2))),
+    Case("tile_rank_up", lambda x: ops.Tile()(x, (2, 1, 2)), lambda x: np.tile(x, (2, 1, 2)),
+         N((2, 3))),
+    Case("flip", lambda x: ops.flip(x, (0,)), lambda x: np.flip(x, 0), N((3, 2))),
+    Case("flip_both", lambda x: ops.flip(x, (0, 1)), lambda x: np.flip(x, (0, 1)), N((2, 3))),
+    # composites mixing several ops
+    Case("composite_mlp", lambda x, w: ops.tanh(x @ w).sum(axis=1) * ops.exp(x[:, 0]),
+         lambda x, w: np.tanh(x @ w).sum(1) * np.exp(x[:, 0]), N((2, 3), (3, 2))),
+]
+
+IDS = [c.name for c in CASES]
+assert len(set(IDS)) == len(IDS), "duplicate case names"
+
+
+def _inputs(case: Case, dtype=np.float64, seed: int = 0) -> list:
+    return [np.asarray(a, dtype) for a in case.gen(np.random.default_rng(seed))]
+
+
+def _outs(x) -> list:
+    return flatten(x)[0]
+
+
+# --- forward values --------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_forward_matches_numpy(case: Case, dtype) -> None:
+    arrays = _inputs(case, dtype)
+    got = case.fn(*[ms.Tensor(a) for a in arrays])
+    want = case.ref(*[a.copy() for a in arrays])
+    got_l = _outs(got)
+    want_l = list(want) if isinstance(want, tuple) else [want]
+    assert len(got_l) == len(want_l)
+    tol = dict(rtol=2e-6, atol=2e-6) if dtype == np.float32 else dict(rtol=1e-12, atol=1e-12)
+    for g, w in zip(got_l, want_l):
+        w = np.asarray(w)
+        assert isinstance(g, ms.Tensor)
+        assert g.shape == w.shape, f"{case.name}: shape {g.shape} != {w.shape}"
+        assert g.asnumpy().dtype == w.dtype, f"{case.name}: dtype {g.dtype} != {w.dtype}"
+        np.testing.assert_allclose(g.asnumpy(), w, **tol)
+    # inputs are never modified
+    for t, a in zip([ms.Tensor(a) for a in arrays], arrays):
+        np.testing.assert_array_equal(t.asnumpy(), a)
+
+
+# --- derivatives against central differences -----------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_derivatives_against_finite_differences(case: Case) -> None:
+    arrays = _inputs(case)
+    check_grads(case.fn, [ms.Tensor(a) for a in arrays], order=case.order)
+
+
+# --- float32 derivatives keep float32 and agree with float64 ---------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_float32_derivative_dtypes(case: Case) -> None:
+    a64 = [ms.Tensor(a) for a in _inputs(case, np.float64)]
+    a32 = [ms.Tensor(a) for a in _inputs(case, np.float32)]
+    rng = np.random.default_rng(1)
+    u = [rng.standard_normal(a.shape) for a in a64]
+    res = {}
+    for name, args in (("f32", a32), ("f64", a64)):
+        dt = args[0].asnumpy().dtype
+        out, tan = ops.jvp(case.fn, tuple(args), tuple(ms.Tensor(x.astype(dt)) for x in u))
+        for o, t in zip(_outs(out), _outs(tan)):
+            assert t.dtype == o.dtype and t.shape == o.shape
+        v = [ms.Tensor(np.ones(o.shape, o.asnumpy().dtype)) for o in _outs(out)]
+        _, vjp_fn = ops.vjp(case.fn, *args)
+        grads = vjp_fn(*v)
+        for g, a in zip(grads, args):
+            assert g.dtype == a.dtype and g.shape == a.shape
+        res[name] = [t.asnumpy() for t in _outs(tan)] + [g.asnumpy() for g in grads]
+    for g32, g64 in zip(res["f32"], res["f64"]):
+        np.testing.assert_allclose(g32.astype(np.float64), g64, rtol=2e-4, atol=2e-4)
+
+
+# --- GRAPH mode equals PYNATIVE --------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_graph_matches_pynative(case: Case) -> None:
+    arrays = _inputs(case)
+    check_graph_matches(case.fn, [ms.Tensor(a) for a in arrays], order=case.order)
+
+
+# --- rows that central differences cannot check -----------------------------------------------
+def test_stop_gradient_zero_derivatives() -> None:
+    x = ms.Tensor(np.array([0.5, -1.0, 2.0]))
+    np.testing.assert_array_equal(ops.stop_gradient(x).asnumpy(), x.asnumpy())
+    f = lambda x: ops.stop_gradient(x * x) + 3 * x  # noqa: E731
+    g = ops.grad(f)
+    np.testing.assert_array_equal(g(x).asnumpy(), [3.0, 3.0, 3.0])
+    np.testing.assert_array_equal(ops.grad(lambda x: g(x).sum())(x).asnumpy(), [0, 0, 0])
+    _, tan = ops.jvp(f, (x,), (ms.Tensor(np.ones(3)),))
+    np.testing.assert_array_equal(tan.asnumpy(), [3.0, 3.0, 3.0])
+    only = ops.grad(lambda x: ops.stop_gradient(x).sum())
+    np.testing.assert_array_equal(only(x).asnumpy(), [0, 0, 0])
+    np.testing.assert_array_equal(ms.jit(only)(x).asnumpy(), [0, 0, 0])
+    np.testing.assert_array_equal(ms.jit(g)(x).asnumpy(), [3.0, 3.0, 3.0])
+    check_graph_matches(f, [x], order=2)
+
+
+@pytest.mark.parametrize("src,dst", [(np.float32, ms.float64), (np.float64, ms.float32)])
+def test_cast_gradient_keeps_input_dtype(src, dst) -> None:
+    x = ms.Tensor(np.array([0.5, -1.5, 2.0], src))
+    y = ops.cast(x, dst)
+    assert y.dtype == dst
+    g = ops.grad(lambda x: ops.square(ops.cast(x, dst)))(x)
+    assert g.asnumpy().dtype == src
+    np.testing.assert_allclose(g.asnumpy(), [1.0, -3.0, 4.0], rtol=1e-6)
+    gg = ops.grad(lambda x: ops.grad(lambda x: ops.cast(x, dst) ** 3)(x))(x)
+    assert gg.asnumpy().dtype == src
+    np.testing.assert_allclose(gg.asnumpy(), 6 * x.asnumpy(), rtol=1e-6)
+    _, t = ops.jvp(lambda x: ops.cast(x, dst) * 2, x, ms.Tensor(np.ones(3, src)))
+    assert t.dtype == dst
+    np.testing.assert_allclose(t.asnumpy(), [2.0, 2.0, 2.0])
+
+
+def test_int_index_gradient_accumulates_repeats() -> None:
+    x = ms.Tensor(np.arange(3.0))
+    g = ops.grad(lambda x: (x[IDX] * ms.Tensor(np.arange(1.0, 6.0))).sum())(x)
+    # IDX = [0, 2, 2, 1, 0] weighted by 1..5: x0 gets 1+5, x1 gets 4, x2 gets 2+3
+    np.testing.assert_array_equal(g.asnumpy(), [6.0, 4.0, 5.0])
+
+
+def test_maximum_tie_goes_to_x() -> None:
+    x = ms.Tensor(np.array([1.0, 2.0]))
+    y = ms.Tensor(np.array([1.0, 3.0]))
+    gx, gy = ops.grad(ops.maximum, (0, 1))(x, y)
+    np.testing.assert_array_equal(gx.asnumpy(), [1.0, 0.0])
+    np.testing.assert_array_equal(gy.asnumpy(), [0.0, 1.0])
+
+
+def test_reduce_max_ties_share_gradient() -> None:
+    x = ms.Tensor(np.array([[1.0, 3.0, 3.0], [2.0, 0.0, 2.0]]))
+    g = ops.grad(lambda x: ops.reduce_max(x, 1).sum())(x)
+    np.testing.assert_array_equal(g.asnumpy(), [[0, 0.5, 0.5], [0.5, 0, 0.5]])
+
+
+@pytest.mark.parametrize("sx,sy", [((2, 3), (3,)), ((2, 1), (1, 3)), ((3,), (2, 1)),
+                                   ((), (2, 3)), ((1, 3), (2, 1, 1))])
+def test_binary_broadcast_gradient_shapes(sx, sy) -> None:
+    rng = np.random.default_rng(3)
+    x = ms.Tensor(rng.standard_normal(sx))
+    y = ms.Tensor(rng.uniform(0.5, 2.0, sy))
+    for op, ref in ((ops.add, np.add), (ops.sub, np.subtract), (ops.mul, np.multiply),
+                    (ops.div, np.divide), (ops.pow, None)):
+        if op is ops.pow:
+            x_, y_ = y, x  # positive base
+        else:
+            x_, y_ = x, y
+        out = op(x_, y_)
+        assert out.shape == np.broadcast_shapes(x_.shape, y_.shape)
+        if ref is not None:
+            np.testing.assert_allclose(out.asnumpy(), ref(x_.asnumpy(), y_.asnumpy()))
+        gx, gy = ops.grad(op, (0, 1))(x_, y_)
+        assert gx.shape == x_.shape and gy.shape == y_.shape
+    # add: the gradient is the number of elements each input was broadcast over
+    gx, gy = ops.grad(ops.add, (0, 1))(x, y)
+    n = int(np.prod(np.broadcast_shapes(sx, sy)))
+    np.testing.assert_array_equal(gx.asnumpy(), np.full(sx, n / max(1, x.size)))
+    np.testing.assert_array_equal(gy.asnumpy(), np.full(sy, n / max(1, y.size)))
+
+
+# --- Jacobians (batched through vmap) against central differences ---------------------------
+def _numerical_jacobians(fn, arrays, eps=1e-6) -> list:
+    """[[d out_k / d in_p for p] for k], each of shape out.shape + in.shape."""
+    outs = _outs(fn(*[ms.Tensor(a) for a in arrays]))
+    jac = [[np.zeros(o.shape + a.shape) for a in arrays] for o in outs]
+    for p, a in enumerate(arrays):
+        for idx in np.ndindex(a.shape):
+            hi, lo = [x.copy() for x in arrays], [x.copy() for x in arrays]
+            hi[p][idx] += eps
+            lo[p][idx] -= eps
+            fh = _outs(fn(*[ms.Tensor(x) for x in hi]))
+            fl = _outs(fn(*[ms.Tensor(x) for x in lo]))
+            for k, (h, l) in enumerate(zip(fh, fl)):
+                jac[k][p][(...,) + idx] = (h.asnumpy() - l.asnumpy()) / (2 * eps)
+    return jac
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_jacfwd_jacrev_against_finite_differences(case: Case) -> None:
+    arrays = _inputs(case)
+    args = [ms.Tensor(a) for a in arrays]
+    pos = tuple(range(len(args)))
+    want = _numerical_jacobians(case.fn, arrays)
+    multi = isinstance(case.fn(*args), tuple)
+    for jac in (ops.jacfwd, ops.jacrev):
+        got = jac(case.fn, pos)(*args)
+        per_out = list(got) if multi else [got]
+        assert len(per_out) == len(want)
+        for g_out, w_out in zip(per_out, want):
+            if len(pos) == 1:  # a 1-tuple position gives a bare Jacobian, as grad does
+                assert isinstance(g_out, ms.Tensor)
+                g_out = (g_out,)
+            assert isinstance(g_out, tuple) and len(g_out) == len(w_out)
+            for g, w in zip(g_out, w_out):
+                assert g.shape == w.shape, (jac.__name__, g.shape, w.shape)
+                np.testing.assert_allclose(g.asnumpy(), w, rtol=1e-6, atol=1e-6,
+                                           err_msg=jac.__name__)
