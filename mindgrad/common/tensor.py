@@ -145,10 +145,10 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
-        return float(self._data)
+        return float(self._data.item())  # any one-element tensor, as in MindSpore
 
     def __int__(self) -> int:
-        return int(self._data)
+        return int(self._data.item())
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iu":
@@ -253,6 +253,17 @@ class Tensor:
     def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
     def norm(self, ord=None, dim=None, keepdim=False): return F.norm(self, ord, dim, keepdim)
     def cumsum(self, axis): return F.cumsum(self, axis)
+    def cumprod(self, dim, dtype=None): return F.cumprod(self, dim, dtype)
+    def masked_fill(self, mask, value): return F.masked_fill(self, mask, value)
+    def index_select(self, axis, index): return F.index_select(self, axis, index)
+    def scatter_add(self, indices, updates): return F.tensor_scatter_add(self, indices, updates)
+    def inverse(self): return F.inverse(self)
+    def det(self): return F.det(self)
+    def log2(self): return F.log2(self)
+    def log10(self): return F.log10(self)
+    def floor(self): return F.floor(self)
+    def ceil(self): return F.ceil(self)
+    def round(self): return F.round(self)
     def tile(self, reps): return F.tile(self, reps)
     def flip(self, dims): return F.flip(self, dims)
     def copy(self): return Tensor._wrap(self._data.copy())

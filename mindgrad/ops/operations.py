@@ -247,3 +247,166 @@ class LeakyReLU(PrimitiveOp):
 
     def __call__(self, x: Any) -> Any:
         return F.leaky_relu(x, self.alpha)
+
+
+# --- products, indexing, linear algebra, convolution and pooling -------------------------------
+MatrixDeterminant = _op("MatrixDeterminant", F.det)
+GatherNd = _op("GatherNd", F.gather_nd)
+TensorScatterAdd = _op("TensorScatterAdd", F.tensor_scatter_add)
+TensorScatterUpdate = _op("TensorScatterUpdate", F.tensor_scatter_update)
+MaskedFill = _op("MaskedFill", F.masked_fill)
+
+
+class CumProd(PrimitiveOp):
+    """``CumProd(exclusive=False, reverse=False)(x, axis)``: running products."""
+
+    def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
+        super().__init__()
+        self.exclusive, self.reverse = bool(exclusive), bool(reverse)
+
+    def __call__(self, x: Any, axis: int) -> Any:
+        return F.cumprod_ext(x, axis, self.exclusive, self.reverse)
+
+
+class Pad(PrimitiveOp):
+    """``Pad(paddings)(x)`` with one ``(before, after)`` pair per axis, filled with zeros."""
+
+    def __init__(self, paddings: Any) -> None:
+        super().__init__()
+        if not isinstance(paddings, (tuple, list)) or not all(
+                isinstance(p, (tuple, list)) and len(p) == 2 for p in paddings):
+            raise TypeError(f"For 'Pad', 'paddings' must be a tuple of (before, after) pairs, "
+                            f"but got {paddings!r}.")
+        self.paddings = tuple(tuple(int(v) for v in p) for p in paddings)
+
+    def __call__(self, x: Any) -> Any:
+        if len(self.paddings) != getattr(x, "ndim", -1):
+            raise ValueError(f"For 'Pad', 'paddings' has {len(self.paddings)} pairs but the "
+                             f"input has rank {getattr(x, 'ndim', None)}.")
+        flat = tuple(v for p in reversed(self.paddings) for v in p)
+        return F.pad(x, flat)
+
+
+class ScatterAdd(PrimitiveOp):
+    """``ScatterAdd()(input_x, indices, updates)``: adds rows; a Parameter is updated."""
+
+    def __init__(self, use_locking: bool = False) -> None:
+        super().__init__()
+        self.use_locking = use_locking
+
+    def __call__(self, input_x: Any, indices: Any, updates: Any) -> Any:
+        return F.scatter_add(input_x, indices, updates)
+
+
+class OneHot(PrimitiveOp):
+    """``OneHot(axis=-1)(indices, depth, on_value, off_value)``."""
+
+    def __init__(self, axis: int = -1) -> None:
+        super().__init__()
+        self.axis = axis
+
+    def __call__(self, indices: Any, depth: int, on_value: Any, off_value: Any) -> Any:
+        return F.one_hot(indices, depth, on_value, off_value, self.axis)
+
+
+class Einsum(PrimitiveOp):
+    """``Einsum(equation)(inputs)`` where ``inputs`` is a tuple of tensors."""
+
+    def __init__(self, equation: str) -> None:
+        super().__init__()
+        if not isinstance(equation, str):
+            raise TypeError(f"For 'Einsum', 'equation' must be a str, but got "
+                            f"{type(equation).__name__}.")
+        self.equation = equation
+
+    def __call__(self, inputs: Any) -> Any:
+        if not isinstance(inputs, (tuple, list)):
+            inputs = (inputs,)
+        return F.einsum(self.equation, *inputs)
+
+
+class MatrixInverse(PrimitiveOp):
+    """``MatrixInverse(adjoint=False)(x)``; with ``adjoint`` the inverse of the transpose."""
+
+    def __init__(self, adjoint: bool = False) -> None:
+        super().__init__()
+        self.adjoint = bool(adjoint)
+
+    def __call__(self, x: Any) -> Any:
+        out = F.inverse(x)
+        return F.swapaxes(out, -1, -2) if self.adjoint else out
+
+
+class Cholesky(PrimitiveOp):
+    """``Cholesky(upper=False)(x)``."""
+
+    def __init__(self, upper: bool = False) -> None:
+        super().__init__()
+        self.upper = bool(upper)
+
+    def __call__(self, x: Any) -> Any:
+        return F.cholesky(x, self.upper)
+
+
+def _check_format(op: str, data_format: str) -> None:
+    if data_format != "NCHW":
+        raise ValueError(f"For '{op}', only data_format 'NCHW' is supported, but got "
+                         f"{data_format!r}.")
+
+
+class Conv2D(PrimitiveOp):
+    """``Conv2D(out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
+    dilation=1, group=1, data_format='NCHW')(x, weight)``."""
+
+    def __init__(self, out_channel: int, kernel_size: Any, mode: int = 1,
+                 pad_mode: str = "valid", pad: Any = 0, stride: Any = 1, dilation: Any = 1,
+                 group: int = 1, data_format: str = "NCHW") -> None:
+        super().__init__()
+        _check_format("Conv2D", data_format)
+        self.out_channel = out_channel
+        self.kernel_size = F._int_pair(kernel_size, "Conv2D", "kernel_size")
+        self.pad_mode, self.pad, self.stride = pad_mode, pad, stride
+        self.dilation, self.group = dilation, group
+
+    def __call__(self, x: Any, weight: Any) -> Any:
+        shape = tuple(getattr(weight, "shape", ()))
+        if len(shape) == 4 and (shape[0] != self.out_channel or shape[2:] != self.kernel_size):
+            raise ValueError(f"For 'Conv2D', the weight of shape {list(shape)} does not match "
+                             f"out_channel={self.out_channel} and kernel_size="
+                             f"{self.kernel_size}.")
+        return F.conv2d(x, weight, None, self.stride, self.pad_mode, self.pad, self.dilation,
+                        self.group)
+
+
+class _Pool(PrimitiveOp):
+    _kind = "max"
+
+    def __init__(self, kernel_size: Any = 1, strides: Any = 1, pad_mode: str = "valid",
+                 data_format: str = "NCHW") -> None:
+        super().__init__()
+        _check_format(type(self).__name__, data_format)
+        mode = pad_mode.lower() if isinstance(pad_mode, str) else pad_mode
+        if mode not in ("same", "valid"):
+            raise ValueError(f"For '{type(self).__name__}', 'pad_mode' must be 'same' or "
+                             f"'valid', but got {pad_mode!r}.")
+        self.kernel_size, self.strides, self.pad_mode = kernel_size, strides, mode
+
+    def __call__(self, x: Any) -> Any:
+        if self.pad_mode == "same":
+            return F.pool2d_same(x, self.kernel_size, self.strides, self._kind,
+                                 type(self).__name__)
+        if self._kind == "max":
+            return F.max_pool2d(x, self.kernel_size, self.strides)
+        return F.avg_pool2d(x, self.kernel_size, self.strides)
+
+
+class MaxPool(_Pool):
+    """``MaxPool(kernel_size=1, strides=1, pad_mode='valid')(x)`` over NCHW."""
+
+    _kind = "max"
+
+
+class AvgPool(_Pool):
+    """``AvgPool(kernel_size=1, strides=1, pad_mode='valid')(x)`` over NCHW."""
+
+    _kind = "avg"

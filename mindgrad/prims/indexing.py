@@ -1,0 +1,184 @@
+"""Padding and index-driven primitives: pad (constant), gather_nd and its transpose
+tensor_scatter_add, tensor_scatter_update, one_hot (no gradient).
+
+The gather/scatter pair are transposes of one another, so each one's reverse rule is the
+other: every order of derivative stays inside these two primitives. Index arguments are
+integer tensors that carry no gradient (their rule slots are ``None``)."""
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ..core.primitive import Primitive
+from ._util import xp_of
+from . import compare as C
+from . import shape as S
+
+
+# --- pad ----------------------------------------------------------------------------------
+def inner_index(paddings: tuple, shape: tuple) -> tuple:
+    """The slices of a padded array that hold the original one."""
+    return tuple(slice(lo, lo + d) for (lo, _), d in zip(paddings, shape))
+
+
+def _pad_impl(x, paddings, value):
+    # full + one slice assignment: a single pass, cheaper than np.pad's per-axis copies
+    xp = xp_of(x)
+    shape = tuple(d + lo + hi for d, (lo, hi) in zip(x.shape, paddings))
+    out = xp.full(shape, value, dtype=x.dtype)
+    out[inner_index(paddings, x.shape)] = x
+    return out
+
+
+pad = Primitive("Pad", _pad_impl)
+# The constant border does not depend on x: the cotangent is the inner block of g.
+pad.vjp = (lambda g, ans, x, paddings, value:
+           S.getitem(g, index=inner_index(paddings, S.shape_of(x))),)
+pad.jvp = (lambda t, ans, x, paddings, value: pad(t, paddings=paddings, value=0),)
+
+
+def shift(x: Any, axis: int, step: int, fill: float) -> Any:
+    """Shift ``x`` by one along ``axis`` (step=+1: ``out[i] = x[i-1]``; step=-1:
+    ``out[i] = x[i+1]``), filling the freed end with ``fill``. Differentiable (getitem + pad)."""
+    n = S.shape_of(x)[axis]
+    ndim = len(S.shape_of(x))
+    keep = slice(0, n - 1) if step > 0 else slice(1, n)
+    part = S.getitem(x, index=(slice(None),) * axis + (keep,))
+    pads = tuple(((1, 0) if step > 0 else (0, 1)) if i == axis else (0, 0) for i in range(ndim))
+    return pad(part, paddings=pads, value=fill)
+
+
+# --- gather_nd / scatter ------------------------------------------------------------------
+def _rows(x_shape: tuple, indices, name: str):
+    """Linear row numbers of the index tuples in ``indices`` (last axis = one tuple) over the
+    first ``k`` axes of ``x``, after checking rank and bounds."""
+    xp = xp_of(indices)
+    if indices.dtype.kind not in "iu":
+        raise TypeError(f"For '{name}', 'indices' must be an integer tensor, but got "
+                        f"{indices.dtype}.")
+    if indices.ndim == 0:
+        raise ValueError(f"For '{name}', 'indices' must have rank >= 1, but got a scalar.")
+    k = indices.shape[-1]
+    if k > len(x_shape):
+        raise ValueError(f"For '{name}', the last dimension of 'indices' ({k}) must not exceed "
+                         f"the rank of the input ({len(x_shape)}); indices shape "
+                         f"{list(indices.shape)}, input shape {list(x_shape)}.")
+    dims = x_shape[:k]
+    flat = indices.reshape(-1, k)
+    if flat.shape[0]:
+        bad = (flat < 0) | (flat >= xp.asarray(dims, dtype=flat.dtype))
+        if bool(bad.any()):
+            row = int(xp.argmax(bad.any(axis=1)))
+            raise IndexError(f"For '{name}', index {flat[row].tolist()} is out of range for "
+                             f"the first {k} dimension(s) {list(dims)} of an input of shape "
+                             f"{list(x_shape)}.")
+    lin = xp.zeros(flat.shape[0], dtype=np.int64)
+    for d, col in zip(dims, range(k)):  # k is the index depth (<= rank), not an element loop
+        lin = lin * d + flat[:, col]
+    return lin, k
+
+
+def _check_updates(name: str, x_shape: tuple, indices, updates) -> tuple:
+    want = tuple(indices.shape[:-1]) + tuple(x_shape[indices.shape[-1]:])
+    if tuple(updates.shape) != want:
+        raise ValueError(f"For '{name}', 'updates' must have shape indices.shape[:-1] + "
+                         f"input_x.shape[indices.shape[-1]:] = {list(want)}, but got "
+                         f"{list(updates.shape)} (input {list(x_shape)}, indices "
+                         f"{list(indices.shape)}).")
+    return want
+
+
+def _gather_nd_impl(x, indices):
+    lin, k = _rows(x.shape, indices, "GatherNd")
+    rest = x.shape[k:]
+    x2 = x.reshape((math.prod(x.shape[:k]),) + rest)
+    return x2[lin].reshape(tuple(indices.shape[:-1]) + rest)
+
+
+def _scatter_add_impl(x, indices, updates):
+    lin, k = _rows(x.shape, indices, "TensorScatterAdd")
+    _check_updates("TensorScatterAdd", x.shape, indices, updates)
+    xp = xp_of(x)
+    nrows = math.prod(x.shape[:k])
+    rest = math.prod(x.shape[k:])
+    u2 = updates.reshape(lin.shape[0], rest)
+    if rest == 1 and xp is np and x.dtype.kind == "f":
+        # bincount accumulates repeated rows in one vectorized pass (much faster than add.at)
+        acc = np.bincount(lin, weights=u2[:, 0], minlength=nrows).astype(x.dtype, copy=False)
+        return x + acc.reshape(x.shape)
+    out = x.reshape(nrows, rest).copy()
+    if xp is np:
+        np.add.at(out, lin, u2)
+    else:
+        import cupyx
+
+        cupyx.scatter_add(out, lin, u2)
+    return out.reshape(x.shape)
+
+
+def _scatter_update_impl(x, indices, updates):
+    lin, k = _rows(x.shape, indices, "TensorScatterUpdate")
+    _check_updates("TensorScatterUpdate", x.shape, indices, updates)
+    nrows = math.prod(x.shape[:k])
+    out = x.reshape(nrows, -1).copy() if x.size else x.copy()
+    if x.size:
+        out[lin] = updates.reshape(lin.shape[0], -1)  # repeated rows: the last one wins
+    return out.reshape(x.shape)
+
+
+def _scatter_winners_impl(indices, x_shape):
+    """True for the updates a tensor_scatter_update keeps (the last of repeated indices):
+    found by scattering the update numbers the same way the update itself does."""
+    xp = xp_of(indices)
+    lin, k = _rows(tuple(x_shape), indices, "TensorScatterUpdate")
+    owner = xp.full(math.prod(x_shape[:k]), -1, dtype=np.int64)
+    order = xp.arange(lin.shape[0], dtype=np.int64)
+    owner[lin] = order
+    return (owner[lin] == order).reshape(indices.shape[:-1])
+
+
+gather_nd = Primitive("GatherNd", _gather_nd_impl)
+tensor_scatter_add = Primitive("TensorScatterAdd", _scatter_add_impl)
+tensor_scatter_update = Primitive("TensorScatterUpdate", _scatter_update_impl)
+scatter_winners = Primitive("ScatterWinners", _scatter_winners_impl, nondiff=True)
+
+gather_nd.vjp = (lambda g, ans, x, idx: tensor_scatter_add(S.zeros_like(x), idx, g), None)
+gather_nd.jvp = (lambda t, ans, x, idx: gather_nd(t, idx), None)
+
+tensor_scatter_add.vjp = (lambda g, ans, x, idx, u: g, None,
+                          lambda g, ans, x, idx, u: gather_nd(g, idx))
+tensor_scatter_add.jvp = (lambda t, ans, x, idx, u: t, None,
+                          lambda t, ans, x, idx, u: tensor_scatter_add(S.zeros_like(ans), idx, t))
+
+
+def _kept_updates(g, idx, u):
+    """Cotangent of ``updates`` of a tensor_scatter_update: g at the written positions, for
+    the updates that were actually kept (repeated indices: only the last)."""
+    picked = gather_nd(g, idx)
+    won = scatter_winners(idx, x_shape=S.shape_of(g))
+    won = S.reshape(won, shape=S.shape_of(won) + (1,) * (len(S.shape_of(u)) - len(S.shape_of(won))))
+    return C.select(won, picked, S.zeros_like(picked))
+
+
+tensor_scatter_update.vjp = (
+    lambda g, ans, x, idx, u: tensor_scatter_update(g, idx, S.zeros_like(u)), None,
+    lambda g, ans, x, idx, u: _kept_updates(g, idx, u))
+tensor_scatter_update.jvp = (
+    lambda t, ans, x, idx, u: tensor_scatter_update(t, idx, S.zeros_like(u)), None,
+    lambda t, ans, x, idx, u: tensor_scatter_update(S.zeros_like(ans), idx, t))
+
+
+# --- one_hot ------------------------------------------------------------------------------
+def _one_hot_impl(indices, on_value, off_value, depth, axis):
+    xp = xp_of(indices)
+    hit = indices[..., None] == xp.arange(depth, dtype=indices.dtype)
+    if axis != indices.ndim:
+        hit = xp.moveaxis(hit, -1, axis)
+    on = xp.asarray(on_value)
+    return xp.where(hit, on, xp.asarray(off_value, dtype=on.dtype)).astype(on.dtype, copy=False)
+
+
+# No gradient, as MindSpore's OneHot (its bprop returns zeros for on_value and off_value).
+one_hot = Primitive("OneHot", _one_hot_impl, nondiff=True)

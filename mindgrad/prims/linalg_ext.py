@@ -1,0 +1,217 @@
+"""Linear algebra beyond matmul: einsum, inverse, det, solve, cholesky.
+
+Every reverse and forward rule is a textbook identity written with these primitives and
+matmul, so the rules are differentiable in turn:
+
+- einsum: the cotangent of an operand is an einsum of the output cotangent with the other
+  operands, into the operand's subscripts (broadcast over labels found nowhere else, put back
+  on the diagonal for repeated labels);
+- inverse: d(A^-1) = -A^-1 dA A^-1;
+- det: d det = det * tr(A^-1 dA);
+- solve: X = A^-1 B, dX = A^-1 (dB - dA X);
+- cholesky: dL = L Phi(L^-1 dA L^-T), Phi = lower triangle with the diagonal halved.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..core.primitive import Primitive
+from ._util import xp_of
+from . import arith as A
+from . import reduce as R
+from . import shape as S
+from .linalg import matmul, swap_last
+
+
+# --- einsum -------------------------------------------------------------------------------
+def _einsum_impl(*operands, equation):
+    xp = xp_of(operands[0])
+    # The optimized path contracts pairs through tensordot (BLAS); its planning costs tens of
+    # microseconds, so small problems use the direct loops.
+    big = len(operands) > 2 or any(o.size > 4096 for o in operands)
+    return xp.einsum(equation, *operands, optimize="greedy" if big else False)
+
+
+einsum = Primitive("Einsum", _einsum_impl)
+
+
+def _parse(equation: str) -> tuple[list[str], str]:
+    lhs, out = equation.split("->")
+    return lhs.split(","), out
+
+
+def _fresh(used: set, count: int) -> list[str]:
+    letters = [c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ" if c not in used]
+    if len(letters) < count:
+        raise ValueError("For 'Einsum', the equation uses too many distinct labels.")
+    return letters[:count]
+
+
+def _einsum_operand_ct(g, ans, operands, equation: str, i: int):
+    """The cotangent of operand ``i``: einsum of g with the others into operand i's labels."""
+    ins, out = _parse(equation)
+    target = ins[i]
+    sizes: dict = {}
+    for sub, op in zip(ins, operands):
+        for c, d in zip(sub, S.shape_of(op)):
+            sizes[c] = d
+    unique = "".join(dict.fromkeys(target))
+    available = set(out) | {c for j, s in enumerate(ins) if j != i for c in s}
+    present = "".join(c for c in unique if c in available)
+    others = [op for j, op in enumerate(operands) if j != i]
+    other_subs = [s for j, s in enumerate(ins) if j != i]
+    ct = einsum(g, *others, equation=",".join([out] + other_subs) + "->" + present)
+    if present != unique:
+        # labels summed inside operand i alone: every element got the same cotangent
+        kept = tuple(sizes[c] if c in available else 1 for c in unique)
+        ct = S.broadcast_to(S.reshape(ct, shape=kept), shape=tuple(sizes[c] for c in unique))
+    if unique != target:
+        # repeated labels (a diagonal was read): put the cotangent back on the diagonal
+        used = set(equation)
+        renamed, eyes, eye_subs = [], [], []
+        seen: set = set()
+        new = iter(_fresh(used, len(target)))
+        for c in target:
+            if c in seen:
+                m = next(new)
+                renamed.append(m)
+                eyes.append(_eye(sizes[c], S.dtype_of(ct), ct))
+                eye_subs.append(c + m)
+            else:
+                seen.add(c)
+                renamed.append(c)
+        ct = einsum(ct, *eyes, equation=",".join([unique] + eye_subs) + "->" + "".join(renamed))
+    return ct
+
+
+def _eye(n: int, dtype, like):
+    from ..common.tensor import Tensor
+
+    return Tensor._wrap(xp_of(getattr(like, "_data", like)).eye(n, dtype=dtype))
+
+
+def _einsum_vjp(g, ans, *operands, equation):
+    return [_einsum_operand_ct(g, ans, operands, equation, i) for i in range(len(operands))]
+
+
+def _einsum_jvp(primals, tangents, equation):
+    out = einsum(*primals, equation=equation)
+    tout = None
+    for i, t in enumerate(tangents):
+        if t is None:
+            continue
+        args = list(primals)
+        args[i] = t
+        term = einsum(*args, equation=equation)
+        tout = term if tout is None else A.add(tout, term)
+    return out, tout
+
+
+einsum.vjp_all = _einsum_vjp
+einsum.jvp_all = _einsum_jvp
+
+
+# --- inverse ------------------------------------------------------------------------------
+def _linalg_call(name: str, fn, *arrays):
+    try:
+        return fn(*arrays)
+    except np.linalg.LinAlgError as e:
+        raise ValueError(f"For '{name}', the input matrix is singular or not suitable "
+                         f"({e}); input shape {list(arrays[0].shape)}.") from None
+
+
+def _inv_impl(a):
+    return _linalg_call("MatrixInverse", xp_of(a).linalg.inv, a)
+
+
+inverse = Primitive("MatrixInverse", _inv_impl)
+inverse.vjp = (lambda g, ans, a: A.neg(matmul(matmul(swap_last(ans), g), swap_last(ans))),)
+inverse.jvp = (lambda t, ans, a: A.neg(matmul(matmul(ans, t), ans)),)
+
+
+# --- det ----------------------------------------------------------------------------------
+def _det_impl(a):
+    return xp_of(a).linalg.det(a)
+
+
+det = Primitive("MatrixDeterminant", _det_impl)
+
+
+def _mat(v):
+    """A batch of scalars as a batch of 1x1 matrices (for broadcasting against matrices)."""
+    return S.reshape(v, shape=S.shape_of(v) + (1, 1))
+
+
+det.vjp = (lambda g, ans, a: A.mul(_mat(A.mul(g, ans)), swap_last(inverse(a))),)
+det.jvp = (lambda t, ans, a: A.mul(ans, R.reduce_sum(A.mul(swap_last(inverse(a)), t),
+                                                      axis=(len(S.shape_of(a)) - 2,
+                                                            len(S.shape_of(a)) - 1),
+                                                      keepdims=False)),)
+
+
+# --- solve --------------------------------------------------------------------------------
+def _solve_impl(a, b):
+    # b is always a (batch of) matrix here: the functional front-end turns vectors into
+    # one-column matrices, so NumPy's vector/matrix ambiguity never arises.
+    return _linalg_call("Solve", xp_of(a).linalg.solve, a, b)
+
+
+solve = Primitive("Solve", _solve_impl)
+
+
+def _solve_vjp_b(g, ans, a, b):
+    return S.unbroadcast(solve(swap_last(a), g), b)
+
+
+solve.vjp = (lambda g, ans, a, b: S.unbroadcast(
+                 A.neg(matmul(solve(swap_last(a), g), swap_last(ans))), a),
+             _solve_vjp_b)
+solve.jvp = (lambda t, ans, a, b: S.broadcast_like(solve(a, A.neg(matmul(t, ans))), ans),
+             lambda t, ans, a, b: S.broadcast_like(solve(a, t), ans))
+
+
+# --- cholesky -----------------------------------------------------------------------------
+def _cholesky_impl(a):
+    # LAPACK reads only the lower triangle: the function differentiated is
+    # A -> chol(tril(A) + tril(A, -1)^T), and the rules below are that function's.
+    return _linalg_call("Cholesky", xp_of(a).linalg.cholesky, a)
+
+
+cholesky = Primitive("Cholesky", _cholesky_impl)
+
+
+def _masks(n: int, dtype, like):
+    """Constant (n, n) masks: the lower triangle with its diagonal halved (Phi), the strictly
+    lower triangle, and the lower triangle with the diagonal."""
+    from ..common.tensor import Tensor
+
+    xp = xp_of(getattr(like, "_data", like))
+    strict = xp.tril(xp.ones((n, n), dtype=dtype), -1)
+    eye = xp.eye(n, dtype=dtype)
+    return Tensor._wrap(strict + 0.5 * eye), Tensor._wrap(strict), Tensor._wrap(strict + eye)
+
+
+def _cholesky_vjp(g, ans, a):
+    phi, _, _ = _masks(S.shape_of(a)[-1], S.dtype_of(ans), ans)
+    lt = swap_last(ans)
+    p = A.mul(matmul(lt, g), phi)                  # Phi(L^T G)
+    y = solve(lt, p)                               # L^-T Phi
+    abar = swap_last(solve(lt, swap_last(y)))      # L^-T Phi L^-1
+    # its symmetric part, folded onto the lower triangle that was read
+    return A.mul(A.add(abar, swap_last(abar)), phi)
+
+
+def _cholesky_jvp(t, ans, a):
+    phi, strict, lower = _masks(S.shape_of(a)[-1], S.dtype_of(ans), ans)
+    # the symmetric matrix that the lower triangle of t stands for
+    sym = A.add(A.mul(t, lower), swap_last(A.mul(t, strict)))
+    z = solve(ans, sym)                            # L^-1 dA
+    w = solve(ans, swap_last(z))                   # L^-1 dA L^-T  (dA symmetric)
+    return matmul(ans, A.mul(w, phi))
+
+
+cholesky.vjp = (_cholesky_vjp,)
+cholesky.jvp = (_cholesky_jvp,)
+
