@@ -15,6 +15,8 @@ from .common.dtype import (bool_, complex64, complex128, double, float16, float3
                            float64, float_, half, int8, int16, int32, int64, int_, single,
                            uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
 from .common.parameter import Parameter, ParameterTuple  # noqa: F401
+from .common.serialization import (load_checkpoint, load_param_into_net,  # noqa: F401
+                                   save_checkpoint)
 from .common.tensor import Tensor  # noqa: F401
 from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context  # noqa: F401
 from . import ops  # noqa: F401  (binds the Tensor operators)

@@ -86,8 +86,16 @@ class Parameter(Tensor):
     def assign_value(self, value: Any) -> "Parameter":
         return self.set_data(value)
 
-    def clone(self, init: str = "same") -> "Parameter":
-        return Parameter(Tensor._wrap(self._data.copy()), self.name, self.requires_grad)
+    def clone(self, init: Any = "same") -> "Parameter":
+        """A new Parameter of the same name, shape and dtype: a copy of the value with
+        ``init='same'``, else initialized by ``init`` (an initializer, its name, a number)."""
+        if isinstance(init, str) and init == "same":
+            data = Tensor._wrap(self._data.copy())
+        else:
+            from .initializer import initializer
+
+            data = initializer(init, self.shape, self.dtype)
+        return Parameter(data, self.name, self.requires_grad)
 
     def value(self) -> Tensor:
         return Tensor._wrap(self._data)

@@ -1,3 +1,14 @@
 """``mindspore.nn``: Cell and the layers, losses and optimizers built on it."""
 from .cell import Cell  # noqa: F401
 from .grad_cells import Jvp, Vjp  # noqa: F401
+from .dynamic_lr import (cosine_decay_lr, exponential_decay_lr, inverse_decay_lr,  # noqa: F401
+                         natural_exp_decay_lr, piecewise_constant_lr, polynomial_decay_lr,
+                         warmup_lr)
+from .layers import *  # noqa: F401,F403
+from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR,  # noqa: F401
+                                     InverseDecayLR, LearningRateSchedule, NaturalExpDecayLR,
+                                     PolynomialDecayLR, WarmUpLR)
+from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, LossBase,  # noqa: F401
+                   MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
+from .optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer, RMSProp  # noqa: F401
+from .wrap import TrainOneStepCell, WithLossCell  # noqa: F401

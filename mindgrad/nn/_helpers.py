@@ -1,0 +1,52 @@
+"""Small helpers shared by layers and losses: a float one-hot mask (over ``ops.one_hot``),
+'same'-mode padding amounts and argument checks."""
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from ..common.tensor import Tensor
+from ..context import array_module
+from ..ops import functional as F
+from ..prims import shape as S
+
+
+def one_hot_mask(indices: Tensor, depth: int, axis: int = -1, dtype: Any = np.float32) -> Tensor:
+    """``1`` where the position along the new ``axis`` equals the index, ``0`` elsewhere
+    (indices outside ``[0, depth)`` give an all-zero row); no gradient flows through it."""
+    if S.dtype_of(indices).kind not in "iu":
+        raise TypeError(f"The indices must be an integer Tensor, but got {indices.dtype}.")
+    axis = axis % (indices.ndim + 1)
+    on, off = _on_off(np.dtype(dtype), array_module())
+    return F.one_hot(indices, depth, on, off, -1 if axis == indices.ndim else axis)
+
+
+@functools.lru_cache(maxsize=None)
+def _on_off(dtype: np.dtype, xp: Any) -> tuple:
+    """The 1 and 0 of ``dtype`` as Tensors of the array module ``xp`` (made once)."""
+    return Tensor(np.ones((), dtype)), Tensor(np.zeros((), dtype))
+
+
+def same_pads(size: tuple, kernel: tuple, stride: tuple, dilation: tuple = (1, 1)) -> tuple:
+    """``(left, right, top, bottom)`` padding of 'same' mode (the order ``ops.pad`` takes for
+    the last two axes): the output has ``ceil(size / stride)`` positions; the odd element of
+    padding goes at the end."""
+    amounts = []
+    for n, k, s, d in zip(size, kernel, stride, dilation):
+        total = max((-(-n // s) - 1) * s + (k - 1) * d + 1 - n, 0)
+        amounts.append((total // 2, total - total // 2))
+    (top, bottom), (left, right) = amounts
+    return left, right, top, bottom
+
+
+def pair(value: Any, name: str, who: str) -> tuple:
+    """An int or a pair of positive ints as a pair."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = (value, value)
+    if not isinstance(value, (tuple, list)) or len(value) != 2 or any(
+            isinstance(v, bool) or not isinstance(v, int) or v <= 0 for v in value):
+        raise ValueError(f"For '{who}', '{name}' must be a positive int or a tuple of two "
+                         f"positive ints, but got {value!r}.")
+    return tuple(value)

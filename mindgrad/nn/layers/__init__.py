@@ -1,0 +1,15 @@
+"""The layers of ``mindspore.nn``: basic, convolution, pooling, normalization, activation,
+embedding and container Cells."""
+from .activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish,  # noqa: F401
+                         ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
+from .basic import Dense, Dropout, Flatten, Identity  # noqa: F401
+from .container import CellDict, CellList, SequentialCell  # noqa: F401
+from .conv import Conv2d  # noqa: F401
+from .embedding import Embedding  # noqa: F401
+from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
+from .pooling import AvgPool2d, MaxPool2d  # noqa: F401
+
+__all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish", "ReLU", "ReLU6",
+           "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "get_activation", "Dense", "Dropout",
+           "Flatten", "Identity", "CellDict", "CellList", "SequentialCell", "Conv2d", "Embedding",
+           "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]

@@ -1,0 +1,154 @@
+"""Normalization layers: BatchNorm1d, BatchNorm2d, LayerNorm."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from ...common import dtype as mstype
+from ...common.initializer import initializer
+from ...common.parameter import Parameter
+from ...common.tensor import Tensor
+from ...ops import functional as F
+from ..cell import Cell
+from .basic import check_positive_int
+
+
+def _normalize(x: Tensor, mean: Tensor, var: Tensor, eps: float) -> Tensor:
+    return F.mul(F.sub(x, mean), F.rsqrt(F.add(var, eps)))
+
+
+class _BatchNorm(Cell):
+    """Batch normalization over every axis but the channel axis.
+
+    In training (or with ``use_batch_statistics=True``) the batch mean and (biased) variance
+    normalize the input and the moving statistics are updated as
+    ``moving = momentum * moving + (1 - momentum) * batch`` (MindSpore's convention, as its
+    CPU kernel does, with the biased batch variance). In eval (or with
+    ``use_batch_statistics=False``) the moving statistics are used."""
+
+    _ranks: tuple = ()
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 moving_mean_init: Any = "zeros", moving_var_init: Any = "ones",
+                 use_batch_statistics: bool | None = None, data_format: str = "NCHW",
+                 dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        name = type(self).__name__
+        self.num_features = check_positive_int(num_features, "num_features", name)
+        if isinstance(momentum, bool) or not isinstance(momentum, (int, float)) \
+                or not 0.0 <= momentum <= 1.0:
+            raise ValueError(f"For '{name}', 'momentum' must be in range [0, 1], but got "
+                             f"{momentum!r}.")
+        if not isinstance(eps, (int, float)) or eps <= 0:
+            raise ValueError(f"For '{name}', 'eps' must be a positive number, but got {eps!r}.")
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For '{name}', 'data_format' must be 'NCHW' or 'NHWC', but got "
+                             f"{data_format!r}.")
+        if use_batch_statistics not in (None, True, False):
+            raise TypeError(f"For '{name}', 'use_batch_statistics' must be a bool or None.")
+        self.eps, self.momentum = float(eps), float(momentum)
+        self.affine, self.use_batch_statistics = bool(affine), use_batch_statistics
+        self.format = data_format
+        c = [num_features]
+        self.gamma = Parameter(initializer(gamma_init, c, dtype), requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, c, dtype), requires_grad=self.affine)
+        self.moving_mean = Parameter(initializer(moving_mean_init, c, dtype), requires_grad=False)
+        self.moving_variance = Parameter(initializer(moving_var_init, c, dtype),
+                                         requires_grad=False)
+
+    def _channel_axis(self, ndim: int) -> int:
+        return ndim - 1 if self.format == "NHWC" else 1
+
+    def construct(self, x: Tensor) -> Tensor:
+        name = type(self).__name__
+        if x.ndim not in self._ranks:
+            raise ValueError(f"For '{name}', the input must have rank in {list(self._ranks)}, "
+                             f"but got shape {list(x.shape)}.")
+        ch = self._channel_axis(x.ndim)
+        if x.shape[ch] != self.num_features:
+            raise ValueError(f"For '{name}', the input has {x.shape[ch]} channels on axis "
+                             f"{ch} but num_features is {self.num_features}.")
+        axes = tuple(a for a in range(x.ndim) if a != ch)
+        shape = tuple(self.num_features if a == ch else 1 for a in range(x.ndim))
+        use_batch = self.training if self.use_batch_statistics is None \
+            else self.use_batch_statistics
+        if use_batch:
+            mean = F.reduce_mean(x, axes, True)
+            var = F.reduce_mean(F.square(F.sub(x, mean)), axes, True)
+            self._update_moving(mean, var)
+        else:
+            mean = F.reshape(self.moving_mean, shape)
+            var = F.reshape(self.moving_variance, shape)
+        y = _normalize(x, mean, var, self.eps)
+        return F.add(F.mul(y, F.reshape(self.gamma, shape)), F.reshape(self.beta, shape))
+
+    def _update_moving(self, mean: Tensor, var: Tensor) -> None:
+        m = self.momentum
+        c = (self.num_features,)
+        batch_mean = F.reshape(F.stop_gradient(mean), c)
+        batch_var = F.reshape(F.stop_gradient(var), c)
+        self.moving_mean.set_data(F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1 - m)))
+        self.moving_variance.set_data(F.add(F.mul(self.moving_variance, m),
+                                            F.mul(batch_var, 1 - m)))
+
+    def extend_repr(self) -> str:
+        return (f"num_features={self.num_features}, eps={self.eps}, momentum={self.momentum}, "
+                f"gamma={self.gamma}, beta={self.beta}, moving_mean={self.moving_mean}, "
+                f"moving_variance={self.moving_variance}")
+
+
+class BatchNorm1d(_BatchNorm):
+    """Batch normalization of ``(N, C)`` or ``(N, C, L)`` inputs."""
+
+    _ranks = (2, 3)
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalization of ``(N, C, H, W)`` inputs (or ``(N, H, W, C)`` with
+    ``data_format='NHWC'``)."""
+
+    _ranks = (4,)
+
+
+class LayerNorm(Cell):
+    """Normalizes over the axes from ``begin_norm_axis`` to the last, then scales by ``gamma``
+    and shifts by ``beta`` (both of shape ``normalized_shape``, which must equal the input's
+    trailing dimensions from ``begin_params_axis``)."""
+
+    def __init__(self, normalized_shape: Sequence[int], begin_norm_axis: int = -1,
+                 begin_params_axis: int = -1, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 epsilon: float = 1e-7, dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        if not isinstance(normalized_shape, (tuple, list)):
+            raise TypeError(f"For 'LayerNorm', 'normalized_shape' must be a tuple or list, "
+                            f"but got {type(normalized_shape).__name__}.")
+        self.normalized_shape = tuple(normalized_shape)
+        self.begin_norm_axis, self.begin_params_axis = begin_norm_axis, begin_params_axis
+        self.epsilon = float(epsilon)
+        self.gamma = Parameter(initializer(gamma_init, list(normalized_shape), dtype))
+        self.beta = Parameter(initializer(beta_init, list(normalized_shape), dtype))
+
+    def construct(self, x: Tensor) -> Tensor:
+        n = x.ndim
+        if not -n <= self.begin_norm_axis < n or not -n <= self.begin_params_axis < n:
+            raise ValueError(f"For 'LayerNorm', begin_norm_axis={self.begin_norm_axis} and "
+                             f"begin_params_axis={self.begin_params_axis} must be in range "
+                             f"[{-n}, {n}) for an input of shape {list(x.shape)}.")
+        if x.shape[self.begin_params_axis % n:] != self.normalized_shape:
+            raise ValueError(f"For 'LayerNorm', the input's trailing dimensions "
+                             f"{list(x.shape[self.begin_params_axis % n:])} must equal "
+                             f"normalized_shape {list(self.normalized_shape)}.")
+        axes = tuple(range(self.begin_norm_axis % n, n))
+        mean = F.reduce_mean(x, axes, True)
+        var = F.reduce_mean(F.square(F.sub(x, mean)), axes, True)
+        y = _normalize(x, mean, var, self.epsilon)
+        return F.add(F.mul(y, self.gamma), self.beta)
+
+    def extend_repr(self) -> str:
+        return (f"normalized_shape={list(self.normalized_shape)}, "
+                f"begin_norm_axis={self.begin_norm_axis}, "
+                f"begin_params_axis={self.begin_params_axis}, gamma={self.gamma}, "
+                f"beta={self.beta}")
+
+
+__all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]

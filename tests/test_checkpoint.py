@@ -1,0 +1,214 @@
+"""Checkpoints: round trips, loading into networks, resuming training, and clear errors for
+missing, truncated, corrupted or mismatched files (which never change a Parameter)."""
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import struct
+
+import numpy as np
+import pytest
+
+import mindgrad as ms
+from mindgrad import Parameter, Tensor, nn
+from mindgrad.common import serialization as ser
+
+
+class Net(nn.Cell):
+    def __init__(self, hidden=4):
+        super().__init__()
+        self.fc = nn.Dense(3, hidden)
+        self.bn = nn.BatchNorm1d(hidden)
+        self.out = nn.Dense(hidden, 2)
+
+    def construct(self, x):
+        return self.out(self.bn(self.fc(x)))
+
+
+def values(net):
+    return {p.name: p.asnumpy() for p in net.get_parameters()}
+
+
+def test_round_trip_of_a_cell(tmp_path):
+    ms.set_seed(0)
+    net = Net()
+    path = str(tmp_path / "net.ckpt")
+    ms.save_checkpoint(net, path)
+    with open(path, "rb") as f:
+        assert f.read(8) == ser.MAGIC
+    loaded = ms.load_checkpoint(path)
+    assert list(loaded) == list(values(net))
+    for name, arr in values(net).items():
+        assert isinstance(loaded[name], Parameter) and loaded[name].name == name
+        assert loaded[name].dtype == ms.float32
+        np.testing.assert_array_equal(loaded[name].asnumpy(), arr)
+    ms.set_seed(1)
+    other = Net()
+    assert ms.load_param_into_net(other, loaded) == ([], [])
+    for name, arr in values(net).items():
+        np.testing.assert_array_equal(values(other)[name], arr)
+
+
+def test_dict_list_dtypes_extras_and_filters(tmp_path):
+    data = {"f16": np.arange(3, dtype=np.float16), "i64": np.array([[1, -2]], np.int64),
+            "b": np.array([True, False]), "u8": np.arange(4, dtype=np.uint8).reshape(2, 2),
+            "scalar": Tensor(2.5), "empty": np.zeros((0, 3), np.float32)}
+    path = str(tmp_path / "mixed")  # '.ckpt' is added
+    ms.save_checkpoint(data, path, append_dict={"epoch": 7, "lr": 0.5, "tag": "run-1"})
+    loaded = ms.load_checkpoint(path + ".ckpt")
+    for k, v in data.items():
+        got = loaded[k].asnumpy()
+        want = v.asnumpy() if isinstance(v, Tensor) else v
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_array_equal(got, want)
+    assert int(loaded["epoch"].asnumpy()) == 7 and loaded["tag"] == "run-1"
+    ms.save_checkpoint([{"name": "a.w", "data": Tensor(np.ones(2))},
+                        {"name": "b.w", "data": Tensor(np.zeros(2))}], path)
+    assert list(ms.load_checkpoint(path + ".ckpt", filter_prefix="a.")) == ["b.w"]
+    assert list(ms.load_checkpoint(path + ".ckpt", specify_prefix=["a."])) == ["a.w"]
+    assert list(ms.load_checkpoint(path + ".ckpt", choice_func=lambda n: n == "b.w")) == ["b.w"]
+    ms.save_checkpoint(Net(), path, choice_func=lambda n: n.startswith("fc."))
+    assert list(ms.load_checkpoint(path + ".ckpt")) == ["fc.weight", "fc.bias"]
+
+
+def test_load_param_into_net_reports_missing_and_unused(tmp_path):
+    net = Net()
+    params = ms.load_checkpoint(_saved(tmp_path, net), filter_prefix="out.")
+    params["extra.w"] = Parameter(Tensor(np.ones(2)), name="extra.w")
+    not_loaded, unused = ms.load_param_into_net(Net(), params)
+    assert not_loaded == ["out.weight", "out.bias"] and unused == ["extra.w"]
+    # names that differ by a leading prefix load unless strict_load
+    prefixed = {"network." + k: v for k, v in ms.load_checkpoint(_saved(tmp_path, net)).items()}
+    target = Net()
+    assert ms.load_param_into_net(target, prefixed)[0] == []
+    np.testing.assert_array_equal(target.fc.weight.asnumpy(), net.fc.weight.asnumpy())
+    assert len(ms.load_param_into_net(Net(), prefixed, strict_load=True)[0]) == 8
+    # load_checkpoint(net=...) loads too
+    fresh = Net()
+    ms.load_checkpoint(_saved(tmp_path, net), net=fresh)
+    np.testing.assert_array_equal(fresh.out.bias.asnumpy(), net.out.bias.asnumpy())
+
+
+def _saved(tmp_path, obj, name="x.ckpt"):
+    path = str(tmp_path / name)
+    ms.save_checkpoint(obj, path)
+    return path
+
+
+def test_mismatches_are_rejected_without_touching_parameters(tmp_path):
+    small = Net(hidden=4)
+    params = ms.load_checkpoint(_saved(tmp_path, Net(hidden=5)))
+    before = values(small)
+    with pytest.raises(ValueError, match="shape"):
+        ms.load_param_into_net(small, params)
+    for name, arr in values(small).items():
+        np.testing.assert_array_equal(arr, before[name])
+    # a dtype mismatch: float64 into float32 loads (converted) unless strict_load
+    params = {k: Parameter(Tensor(v.astype(np.float64)), name=k) for k, v in before.items()}
+    params["fc.weight"] = Parameter(Tensor(np.full((4, 3), 0.25)), name="fc.weight")
+    target = Net()
+    with pytest.raises(TypeError, match="dtype"):
+        ms.load_param_into_net(target, params, strict_load=True)
+    assert not np.any(target.fc.weight.asnumpy() == 0.25)
+    ms.load_param_into_net(target, params)
+    assert target.fc.weight.dtype == ms.float32 and np.all(target.fc.weight.asnumpy() == 0.25)
+    ints = {"fc.bias": Parameter(Tensor(np.ones(4, np.int32)), name="fc.bias")}
+    with pytest.raises(TypeError, match="dtype"):
+        ms.load_param_into_net(Net(), ints)
+    with pytest.raises(TypeError, match="Cell"):
+        ms.load_param_into_net({}, params)
+    with pytest.raises(TypeError, match="dict"):
+        ms.load_param_into_net(Net(), [1])
+
+
+def _corrupt_variants(blob: bytes) -> dict:
+    (n,) = struct.unpack("<Q", blob[8:16])
+    header = json.loads(blob[16:16 + n])
+    flipped = bytearray(blob)
+    flipped[-3] ^= 0x40
+    bad_shape = dict(header)
+    bad_shape["entries"] = [dict(e) for e in header["entries"]]
+    bad_shape["entries"][0]["shape"] = [999]
+    hb = json.dumps(bad_shape).encode()
+    evil = dict(header)
+    evil["entries"] = [dict(e) for e in header["entries"]]
+    evil["entries"][0]["dtype"] = "object"
+    he = json.dumps(evil).encode()
+    return {
+        "empty": b"",
+        "not ours": b"PK\x03\x04" + b"\0" * 40,
+        "truncated header": blob[:16 + n // 2],
+        "truncated data": blob[:-5],
+        "extra data": blob + b"\0",
+        "flipped data byte": bytes(flipped),
+        "huge header length": blob[:8] + struct.pack("<Q", 1 << 62) + blob[16:],
+        "garbage header": blob[:16] + b"{" * n + blob[16 + n:],
+        "shape lies": blob[:8] + struct.pack("<Q", len(hb)) + hb + blob[16 + n:],
+        "object dtype": blob[:8] + struct.pack("<Q", len(he)) + he + blob[16 + n:],
+        "pickle": pickle.dumps({"fc.weight": np.ones(3)}),
+    }
+
+
+def test_corrupt_and_missing_files_give_clear_errors(tmp_path):
+    path = _saved(tmp_path, Net())
+    with open(path, "rb") as f:
+        blob = f.read()
+    for what, data in _corrupt_variants(blob).items():
+        bad = tmp_path / "bad.ckpt"
+        bad.write_bytes(data)
+        with pytest.raises(ser.CheckpointError, match="checkpoint") as info:
+            ms.load_checkpoint(str(bad))
+        assert isinstance(info.value, ValueError), what
+    with pytest.raises(ValueError, match="does not exist"):
+        ms.load_checkpoint(str(tmp_path / "nothing.ckpt"))
+
+
+def test_save_is_atomic(tmp_path, monkeypatch):
+    path = _saved(tmp_path, Net(), "keep.ckpt")
+    with open(path, "rb") as f:
+        original = f.read()
+
+    def broken_replace(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(ser.os, "replace", broken_replace)
+    with pytest.raises(OSError, match="disk full"):
+        ms.save_checkpoint(Net(hidden=6), path)
+    monkeypatch.undo()
+    with open(path, "rb") as f:
+        assert f.read() == original  # the old checkpoint is intact
+    assert sorted(os.listdir(tmp_path)) == ["keep.ckpt"]  # no temporary file left
+    with pytest.raises(TypeError, match="save_obj"):
+        ms.save_checkpoint(42, path)
+    with pytest.raises(TypeError):
+        ms.save_checkpoint({"a": object()}, str(tmp_path / "obj.ckpt"))
+    assert sorted(os.listdir(tmp_path)) == ["keep.ckpt"]
+
+
+def test_resume_training_from_a_checkpoint(tmp_path):
+    """Saving the TrainOneStepCell (weights, BatchNorm statistics and optimizer state) and
+    resuming gives exactly the run that never stopped."""
+    rng = np.random.default_rng(0)
+    x = Tensor(rng.standard_normal((8, 3)).astype(np.float32))
+    y = Tensor(rng.integers(0, 2, 8).astype(np.int32))
+
+    def trainer(seed):
+        ms.set_seed(seed)
+        net = Net()
+        opt = nn.Adam(net.trainable_params(), 0.01)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(
+            sparse=True, reduction="mean")), opt)
+        return step.set_train()
+
+    a = trainer(0)
+    for _ in range(3):
+        a(x, y)
+    path = _saved(tmp_path, a, "train.ckpt")
+    names = list(ms.load_checkpoint(path))
+    assert "moment1.fc.weight" in names and "bn.moving_mean" in names and "beta1_power" in names
+    continued = [float(a(x, y)) for _ in range(2)]
+    b = trainer(5)
+    assert ms.load_param_into_net(b, ms.load_checkpoint(path)) == ([], [])
+    resumed = [float(b(x, y)) for _ in range(2)]
+    assert resumed == continued
