@@ -9,7 +9,7 @@ from typing import Any
 
 _RENAMED = {
     "mindspore.common.api": "mindgrad.jit",
-    "mindspore.train.serialization": "mindgrad.common",
+    "mindspore.train.serialization": "mindgrad.common.serialization",
 }
 
 

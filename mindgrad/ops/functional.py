@@ -286,6 +286,12 @@ def linspace(start: float, end: float, steps: int) -> Tensor:
     return Tensor(np.linspace(start, end, steps, dtype=np.float32))
 
 
+def depend(value: Any, expr: Any) -> Any:
+    """``value``, after ``expr`` has been computed. mindgrad runs operations in program order
+    in both modes (and keeps Parameter updates in GRAPH mode), so this only returns value."""
+    return value
+
+
 def stop_gradient(x: Any) -> Any:
     """The identity whose gradient is zero; works on tensors and on (nested) tuples."""
     if isinstance(x, (tuple, list)):

@@ -1,0 +1,3 @@
+"""``mindspore.train``: checkpoint functions (``mindspore.train.serialization``)."""
+from ..common.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401
+from ..common import serialization  # noqa: F401
