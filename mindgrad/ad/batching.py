@@ -11,12 +11,12 @@ from ..core.primitive import Primitive, Trace, Tracer, bind
 
 
 class BatchTracer(Tracer):
-    __slots__ = ("val", "bdim")
+    __slots__ = ("primal", "bdim")
 
     @property
     def _data(self):  # type: ignore[override]
         # One example's worth (a view), so shape and dtype are what the function sees.
-        return self.val._data[(slice(None),) * self.bdim + (0,)]
+        return self.primal._data[(slice(None),) * self.bdim + (0,)]
 
     def __lower__(self):
         raise TypeError("A batched value inside vmap has no single value: Python control "
@@ -34,19 +34,12 @@ class BatchTrace(Trace):
             return val
         t = object.__new__(BatchTracer)
         t._trace = self
-        t.val = val
+        t.primal = val
         t.bdim = bdim
         return t
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        vals, dims = [], []
-        for a in args:
-            if getattr(a, "_trace", None) is self:
-                vals.append(a.val)
-                dims.append(a.bdim)
-            else:
-                vals.append(a)
-                dims.append(None)
+        vals, dims = self.unpack(args, "bdim")
         if all(d is None for d in dims):
             return bind(prim, vals, params)
         if prim.batch is not None:
@@ -62,7 +55,7 @@ class BatchTrace(Trace):
         from ..prims import batch_rules as B
 
         if getattr(x, "_trace", None) is self:
-            val, bdim = x.val, x.bdim
+            val, bdim = x.primal, x.bdim
         else:
             val, bdim = x, None
         if out_axis is None:

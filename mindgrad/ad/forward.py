@@ -34,14 +34,7 @@ class ForwardTrace(Trace):
         return t
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        primals, tangents = [], []
-        for a in args:
-            if getattr(a, "_trace", None) is self:
-                primals.append(a.primal)
-                tangents.append(a.tangent)
-            else:
-                primals.append(a)
-                tangents.append(None)
+        primals, tangents = self.unpack(args, "tangent")
         if prim.nondiff:
             return bind(prim, primals, params)
         if prim.jvp_all is not None:

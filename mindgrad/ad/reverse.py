@@ -42,19 +42,8 @@ class ReverseTrace(Trace):
         self.count += 1
         return t
 
-    def _split(self, args: Sequence) -> tuple[list, list]:
-        primals, tracers = [], []
-        for a in args:
-            if getattr(a, "_trace", None) is self:
-                primals.append(a.primal)
-                tracers.append(a)
-            else:
-                primals.append(a)
-                tracers.append(None)
-        return primals, tracers
-
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        primals, tracers = self._split(args)
+        primals, tracers = self.unpack(args, None)
         out = bind(prim, primals, params)
         if prim.nondiff:
             return out
@@ -66,7 +55,7 @@ class ReverseTrace(Trace):
         return wrapped
 
     def process_custom_vjp(self, fun: Callable, bwd: Callable, args: Sequence, name: str) -> Any:
-        primals, tracers = self._split(args)
+        primals, tracers = self.unpack(args, None)
         out = fun(*primals)
         multiple = isinstance(out, (tuple, list))
         prim = Primitive(name, fun, multiple_results=multiple)

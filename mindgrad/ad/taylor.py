@@ -40,14 +40,7 @@ class TaylorTrace(Trace):
         return t
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        primals, series = [], []
-        for a in args:
-            if getattr(a, "_trace", None) is self:
-                primals.append(a.primal)
-                series.append(a.series)
-            else:
-                primals.append(a)
-                series.append(None)
+        primals, series = self.unpack(args, "series")
         if prim.nondiff or all(s is None for s in series):
             return bind(prim, primals, params)
         rule = prim.taylor or from_jvp(prim)

@@ -66,6 +66,20 @@ class Trace:
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
         raise NotImplementedError
 
+    def unpack(self, args: Sequence, field: str | None) -> tuple[list, list]:
+        """Split arguments into the values beneath this trace (a tracer's ``primal``) and,
+        for this trace's tracers, their ``field`` (the tracer itself when None); other
+        arguments get None there."""
+        lower, extra = [], []
+        for a in args:
+            if getattr(a, "_trace", None) is self:
+                lower.append(a.primal)
+                extra.append(a if field is None else getattr(a, field))
+            else:
+                lower.append(a)
+                extra.append(None)
+        return lower, extra
+
 
 class _State:
     __slots__ = ("stack", "dynamic", "substituted")

@@ -42,11 +42,16 @@ def _sens_leaves(pb: Pullback, sens: Any, who: str) -> list:
     if len(sens_leaves) != len(out_leaves):
         raise ValueError(f"For '{who}', the sens must match the output structure: the output "
                          f"has {len(out_leaves)} tensor(s) but sens has {len(sens_leaves)}.")
-    for i, (s, o) in enumerate(zip(sens_leaves, out_leaves)):
-        if s.shape != o.shape:
-            raise ValueError(f"For '{who}', sens[{i}] has shape {list(s.shape)} but the output "
-                             f"it scales has shape {list(o.shape)}.")
+    _check_shapes(sens_leaves, out_leaves, "sens", "output", who)
     return sens_leaves
+
+
+def _check_shapes(given: list, expected: list, what: str, against: str, who: str) -> None:
+    """Each ``given[i]`` must have the shape of ``expected[i]``."""
+    for i, (g, e) in enumerate(zip(given, expected)):
+        if g.shape != e.shape:
+            raise ValueError(f"For '{who}', {what}[{i}] has shape {list(g.shape)} but {against} "
+                             f"{i} has shape {list(e.shape)}.")
 
 
 # --- GradOperation ----------------------------------------------------------------------------
@@ -257,10 +262,7 @@ def _check_tangents(primals: tuple, tangents: tuple, who: str) -> None:
     if len(tangents) != len(primals):
         raise ValueError(f"v has invalid length: should be {len(primals)}, but got "
                          f"{len(tangents)}")
-    for i, (p, t) in enumerate(zip(primals, tangents)):
-        if p.shape != t.shape:
-            raise ValueError(f"For '{who}', v[{i}] has shape {list(t.shape)} but input {i} has "
-                             f"shape {list(p.shape)}.")
+    _check_shapes(list(tangents), list(primals), "v", "input", who)
 
 
 def jvp(fn: Callable, inputs: Any, v: Any, has_aux: bool = False) -> tuple:
@@ -283,12 +285,10 @@ def _cotangents(out: Any, v: tuple, who: str) -> list:
     if len(v) != len(out_leaves):
         raise ValueError(f"For '{who}', v must give one cotangent per output: the output has "
                          f"{len(out_leaves)} tensor(s), but got {len(v)}.")
-    for i, (c, o) in enumerate(zip(v, out_leaves)):
+    for i, c in enumerate(v):
         if not isinstance(c, Tensor):
             raise TypeError(f"For '{who}', v[{i}] must be a Tensor, but got {type(c).__name__}.")
-        if c.shape != o.shape:
-            raise ValueError(f"For '{who}', v[{i}] has shape {list(c.shape)} but output {i} has "
-                             f"shape {list(o.shape)}.")
+    _check_shapes(list(v), out_leaves, "v", "output", who)
     return list(v)
 
 
