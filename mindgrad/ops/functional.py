@@ -776,10 +776,10 @@ def cumsum(x: Any, axis: int) -> Tensor:
 
 def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:
     """Running product along ``dim``; gradients are exact at zeros, to every order."""
-    return cumprod_ext(input, dim, False, False, dtype, "cumprod")
+    return _cumprod_ext(input, dim, False, False, dtype, "cumprod")
 
 
-def cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = False,
+def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = False,
                 dtype: Any = None, op: str = "CumProd") -> Tensor:
     """MindSpore's ``CumProd(exclusive, reverse)``: exclusive products start from 1 (the
     inclusive products shifted by one); reverse ones run from the end."""
@@ -1165,7 +1165,7 @@ def max_pool2d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
     return (out, idx) if return_indices else out
 
 
-def pool2d_same(x: Any, kernel_size: Any, strides: Any, kind: str, op: str) -> Tensor:
+def _pool2d_same(x: Any, kernel_size: Any, strides: Any, kind: str, op: str) -> Tensor:
     """Pooling with TensorFlow/MindSpore 'same' padding (output ceil(H / stride), padding
     split with the extra row at the end); averages count only real elements."""
     x = _tensor(x, op)

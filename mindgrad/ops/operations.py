@@ -265,7 +265,7 @@ class CumProd(PrimitiveOp):
         self.exclusive, self.reverse = bool(exclusive), bool(reverse)
 
     def __call__(self, x: Any, axis: int) -> Any:
-        return F.cumprod_ext(x, axis, self.exclusive, self.reverse)
+        return F._cumprod_ext(x, axis, self.exclusive, self.reverse)
 
 
 class Pad(PrimitiveOp):
@@ -393,7 +393,7 @@ class _Pool(PrimitiveOp):
 
     def __call__(self, x: Any) -> Any:
         if self.pad_mode == "same":
-            return F.pool2d_same(x, self.kernel_size, self.strides, self._kind,
+            return F._pool2d_same(x, self.kernel_size, self.strides, self._kind,
                                  type(self).__name__)
         if self._kind == "max":
             return F.max_pool2d(x, self.kernel_size, self.strides)

@@ -16,11 +16,14 @@ Parameters (normalized by the functional front-end): ``stride=(sh, sw)``,
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core.primitive import Primitive
 from ._util import xp_of
 from . import shape as S
+from .linalg_ext import blas_ready
 
 
 # --- geometry helpers (arrays only) -------------------------------------------------------
@@ -93,6 +96,7 @@ def _conv2d_input_grad_impl(g, w, in_hw, stride, padding, dilation, groups):
     c = cg * groups
     k = cg * kh * kw
     wt = xp.swapaxes(w.reshape(groups, o // groups, k), 1, 2)        # (g, K, O/g)
+    g = blas_ready(xp, g)  # a broadcast cotangent (of a sum) would miss BLAS
     cols = xp.matmul(wt, g.reshape(n, groups, o // groups, ho * wo))  # (N, g, K, Ho*Wo)
     cols = cols.reshape(n, c, kh, kw, ho, wo)
     (pt, pb), (pl, pr) = padding
@@ -116,7 +120,7 @@ def _conv2d_weight_grad_impl(x, g, kernel, stride, padding, dilation, groups):
     cols = _windows(_pad2d(x, padding), kernel, stride, dilation, (ho, wo))
     # (C, kh, kw, N, Ho, Wo): one copy, then a single GEMM per group over all images
     cols = cols.transpose(1, 2, 3, 0, 4, 5).reshape(groups, k, n * ho * wo)
-    gt = g.transpose(1, 0, 2, 3).reshape(groups, o // groups, n * ho * wo)
+    gt = blas_ready(xp, g.transpose(1, 0, 2, 3).reshape(groups, o // groups, n * ho * wo))
     dw = xp.matmul(gt, xp.swapaxes(cols, 1, 2))                        # (g, O/g, K)
     return dw.reshape(o, cg, kh, kw)
 
@@ -234,12 +238,13 @@ plane_scatter.jvp = (lambda t, ans, g, idx, in_hw, disjoint:
                      plane_scatter(t, idx, in_hw=in_hw, disjoint=disjoint), None)
 
 
-def windows_disjoint(kernel, stride, dilation) -> bool:
+def windows_disjoint(kernel: tuple, stride: tuple, dilation: tuple) -> bool:
     """Whether no two pooling windows share an input element."""
     return all(s >= d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
 
 
-def max_pool2d(x, kernel, stride, padding, dilation):
+def max_pool2d(x: Any, kernel: tuple, stride: tuple, padding: tuple,
+               dilation: tuple) -> tuple:
     """``(maxima, argmax indices)``: a gather of ``x`` at the window argmax positions, so
     that the reverse rule scatters the cotangent back to exactly those positions."""
     idx = pool_argmax(x, kernel=kernel, stride=stride, padding=padding, dilation=dilation)

@@ -65,8 +65,13 @@ def _rows(x_shape: tuple, indices, name: str):
         raise ValueError(f"For '{name}', the last dimension of 'indices' ({k}) must not exceed "
                          f"the rank of the input ({len(x_shape)}); indices shape "
                          f"{list(indices.shape)}, input shape {list(x_shape)}.")
-    dims = x_shape[:k]
+    dims = tuple(x_shape[:k])
     flat = indices.reshape(-1, k)
+    if xp is np and flat.shape[0] and k:
+        try:  # one C pass that both checks the bounds and linearizes
+            return np.ravel_multi_index(tuple(flat.T), dims), k
+        except ValueError:
+            pass  # out of range (or negative): find the culprit for the message below
     if flat.shape[0]:
         bad = (flat < 0) | (flat >= xp.asarray(dims, dtype=flat.dtype))
         if bool(bad.any()):

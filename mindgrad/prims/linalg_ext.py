@@ -13,6 +13,8 @@ matmul, so the rules are differentiable in turn:
 """
 from __future__ import annotations
 
+import functools
+import math
 from typing import Any
 
 import numpy as np
@@ -26,8 +28,69 @@ from .linalg import matmul, swap_last
 
 
 # --- einsum -------------------------------------------------------------------------------
+def blas_ready(xp: Any, x: Any) -> Any:
+    """A broadcast operand (zero strides, e.g. the cotangent of a sum) as a contiguous array:
+    matmul only hands operands with unit stride along one of the last two axes to BLAS."""
+    return xp.ascontiguousarray(x) if 0 in x.strides else x
+
+
+@functools.lru_cache(maxsize=1024)
+def _pair_plan(equation: str, shape_a: tuple, shape_b: tuple):
+    """How ``_einsum_pair`` maps a two-operand equation onto one batched matmul (cached: the
+    same equation and shapes recur every step). None when it does not fit."""
+    (sa, sb), out = _parse(equation)
+    if len(set(sa)) != len(sa) or len(set(sb)) != len(sb):
+        return None  # a diagonal is read
+    own_a = tuple(i for i, c in enumerate(sa) if c not in sb and c not in out)
+    own_b = tuple(i for i, c in enumerate(sb) if c not in sa and c not in out)
+    size = dict(zip(sa, shape_a))
+    size.update(zip(sb, shape_b))
+    sa = "".join(c for i, c in enumerate(sa) if i not in own_a)
+    sb = "".join(c for i, c in enumerate(sb) if i not in own_b)
+    batch = [c for c in out if c in sa and c in sb]
+    left = [c for c in out if c in sa and c not in sb]
+    right = [c for c in out if c in sb and c not in sa]
+    contr = [c for c in sa if c in sb and c not in out]
+    nb, nl, nr, nk = (math.prod(size[c] for c in part) for part in (batch, left, right, contr))
+    if nk > 1 and nl == 1 and nr == 1:
+        return None  # batched dot products: einsum's own loop beats many 1x1 GEMMs
+    order = batch + left + right
+    perm = tuple(order.index(c) for c in out)
+    return (own_a, own_b,
+            tuple(sa.index(c) for c in batch + left + contr), (nb, nl, nk),
+            tuple(sb.index(c) for c in batch + contr + right), (nb, nk, nr),
+            nk, tuple(size[c] for c in order),
+            None if perm == tuple(range(len(perm))) else perm)
+
+
+def _einsum_pair(xp, equation, a, b):
+    """A two-operand contraction as one batched matmul (BLAS), which NumPy's einsum does not
+    do for batch labels: sum the labels only one side has, transpose to (batch, free,
+    contracted) and back. None when a diagonal is read or matmul is a poor fit."""
+    plan = _pair_plan(equation, a.shape, b.shape)
+    if plan is None:
+        return None
+    own_a, own_b, perm_a, shape_a, perm_b, shape_b, nk, shape_out, perm_out = plan
+    if own_a:
+        a = a.sum(axis=own_a)
+    if own_b:
+        b = b.sum(axis=own_b)
+    am = a.transpose(perm_a).reshape(shape_a)
+    bm = b.transpose(perm_b).reshape(shape_b)
+    if nk == 1:  # no contraction: a broadcast product
+        cm = am * bm
+    else:
+        cm = xp.matmul(blas_ready(xp, am), blas_ready(xp, bm))
+    res = cm.reshape(shape_out)
+    return res if perm_out is None else res.transpose(perm_out)
+
+
 def _einsum_impl(*operands, equation):
     xp = xp_of(operands[0])
+    if len(operands) == 2:
+        out = _einsum_pair(xp, equation, *operands)
+        if out is not None:
+            return out
     # The optimized path contracts pairs through tensordot (BLAS); its planning costs tens of
     # microseconds, so small problems use the direct loops.
     big = len(operands) > 2 or any(o.size > 4096 for o in operands)
@@ -161,13 +224,13 @@ def _solve_impl(a, b):
 solve = Primitive("Solve", _solve_impl)
 
 
-def _solve_vjp_b(g, ans, a, b):
-    return S.unbroadcast(solve(swap_last(a), g), b)
+def _solve_vjp(g, ans, a, b):
+    # one solve with A^T serves both cotangents: gB = A^-T g, gA = -gB X^T
+    gb = solve(swap_last(a), g)
+    return [S.unbroadcast(A.neg(matmul(gb, swap_last(ans))), a), S.unbroadcast(gb, b)]
 
 
-solve.vjp = (lambda g, ans, a, b: S.unbroadcast(
-                 A.neg(matmul(solve(swap_last(a), g), swap_last(ans))), a),
-             _solve_vjp_b)
+solve.vjp_all = _solve_vjp
 solve.jvp = (lambda t, ans, a, b: S.broadcast_like(solve(a, A.neg(matmul(t, ans))), ans),
              lambda t, ans, a, b: S.broadcast_like(solve(a, t), ans))
 
