@@ -144,8 +144,7 @@ def log10(x: Any) -> Tensor:
     return div(log(x), math.log(10.0))
 
 
-def erfc(x: Any) -> Tensor:
-    return sub(1, erf(x))
+erfc = _unary(U.erfc, "erfc")
 
 
 def softplus(x: Any) -> Tensor:
