@@ -1,5 +1,6 @@
 """The seed's GradNetWrtX (x * z then MatMul, gradient with respect to x) on its 2x3 and 3x3
-inputs: PYNATIVE and GRAPH against hand-written NumPy forward + backward.
+inputs: PYNATIVE and GRAPH against hand-written NumPy forward + backward, and PyTorch eager
+and jax.jit where installed.
 
     python bench/bench_gradnet.py [--repeats N]
 """
@@ -47,6 +48,37 @@ def numpy_grad(x: np.ndarray, y: np.ndarray, z: np.ndarray) -> np.ndarray:
     return (g @ y.T) * z
 
 
+def peer_fns(xa: np.ndarray, ya: np.ndarray, za: np.ndarray, ref: np.ndarray) -> dict:
+    """PyTorch eager and jax.jit, where installed (a separate virtualenv for benchmarks),
+    each checked against the NumPy gradient."""
+    fns = {}
+    try:
+        import torch
+    except ImportError:
+        pass
+    else:
+        xt, yt, zt = (torch.tensor(a) for a in (xa, ya, za))
+
+        def torch_grad():
+            x = xt.detach().requires_grad_()
+            out = (x * zt) @ yt
+            return torch.autograd.grad(out, x, torch.ones_like(out))[0]
+
+        assert np.allclose(torch_grad().numpy(), ref, rtol=1e-6)
+        fns["PyTorch eager"] = torch_grad
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        pass
+    else:
+        xj, yj, zj = (jnp.asarray(a) for a in (xa, ya, za))
+        jax_grad = jax.jit(jax.grad(lambda x, y, z: jnp.sum((x * z) @ y)))
+        assert np.allclose(np.asarray(jax_grad(xj, yj, zj)), ref, rtol=1e-6)
+        fns["jax.jit"] = lambda: jax_grad(xj, yj, zj).block_until_ready()
+    return fns
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=21)
@@ -65,6 +97,7 @@ def main() -> None:
         # rounds alternate modes: set the mode with a plain dict write, not set_context,
         # so that switching costs next to nothing
         fns[label] = (lambda n, m: lambda: (_state.__setitem__("mode", m), n(x, y)))(net, mode)
+    fns.update(peer_fns(xa, ya, za, ref))
     times = compare_times(fns, args.repeats)
     ms.set_context(mode=ms.PYNATIVE_MODE)
     report(f"GradNetWrtX 2x3 @ 3x3, forward + backward, median of {args.repeats} rounds "

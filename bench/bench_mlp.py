@@ -120,7 +120,21 @@ def main() -> None:
 
 
 def peer_fns(xa, ya, weights) -> dict:
-    """PyTorch eager, when installed (a separate virtualenv for benchmarks)."""
+    """PyTorch eager and jax.jit, where installed (a separate virtualenv for benchmarks), each
+    checked against the NumPy losses of three steps."""
+    fns = {}
+    for make in (torch_fns, jax_fns):
+        fns.update(make(xa, ya, weights))
+    return fns
+
+
+def _check_losses(label: str, losses: list, xa, ya, weights) -> None:
+    ref = NumpyMLP(weights)
+    want = [ref.step(xa, ya) for _ in range(3)]
+    assert np.allclose(losses, want, rtol=1e-4), (label, losses, want)
+
+
+def torch_fns(xa, ya, weights) -> dict:
     try:
         import torch
     except ImportError:
@@ -141,7 +155,40 @@ def peer_fns(xa, ya, weights) -> dict:
                 p -= LR * g
         return loss
 
+    _check_losses("PyTorch eager", [float(torch_step()) for _ in range(3)], xa, ya, weights)
     return {"PyTorch eager": torch_step}
+
+
+def jax_fns(xa, ya, weights) -> dict:
+    try:
+        import jax
+        import jax.numpy as jnp
+    except ImportError:
+        return {}
+
+    def loss_fn(ps, x, y):
+        h = x
+        for i in range(0, 6, 2):
+            h = h @ ps[i].T + ps[i + 1]
+            if i < 4:
+                h = jnp.tanh(h)
+        logp = jax.nn.log_softmax(h)
+        return -jnp.mean(jnp.take_along_axis(logp, y[:, None], axis=1))
+
+    @jax.jit
+    def step(ps, x, y):
+        loss, grads = jax.value_and_grad(loss_fn)(ps, x, y)
+        return loss, [p - LR * g for p, g in zip(ps, grads)]
+
+    state = {"ps": [jnp.asarray(w) for w in weights]}
+    xj, yj = jnp.asarray(xa), jnp.asarray(ya)
+
+    def jax_step():
+        loss, state["ps"] = step(state["ps"], xj, yj)
+        return loss.block_until_ready()
+
+    _check_losses("jax.jit", [float(jax_step()) for _ in range(3)], xa, ya, weights)
+    return {"jax.jit": jax_step}
 
 
 if __name__ == "__main__":
