@@ -1,7 +1,9 @@
 """Reverse mode: a trace that records a light tape of primitive applications.
 
 The tape stores, per operation, the primal inputs and outputs (values of the level below)
-and which inputs were being differentiated. ``backward`` walks it in reverse calling each
+and the tape indices of the differentiated inputs and of the outputs. It holds indices, not
+the tracers: a tracer points to its trace, so a tape of tracers would be a reference cycle,
+and every differentiated call would leave its whole forward pass to the cyclic collector. ``backward`` walks it in reverse calling each
 primitive's VJP rules; those rules are written in differentiable operations, so when an
 outer trace is active the backward pass is itself recorded (grad of grad, jvp of grad, and
 GRAPH mode, where the graph trace sits below and records the backward pass as graph code).
@@ -43,26 +45,30 @@ class ReverseTrace(Trace):
         return t
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        primals, tracers = self.unpack(args, None)
+        primals, ids = self.unpack(args, "idx")
         out = bind(prim, primals, params)
         if prim.nondiff:
             return out
+        return self._record(prim, params, ids, primals, out)
+
+    def _record(self, prim: Primitive, params: dict, ids: list, primals: list,
+                out: Any) -> Any:
         if prim.multiple_results:
             wrapped = tuple(self.new_tracer(o) for o in out)
+            out_ids = tuple(w.idx for w in wrapped)
         else:
             wrapped = self.new_tracer(out)
-        self.tape.append((prim, params, tracers, primals, out, wrapped))
+            out_ids = wrapped.idx
+        self.tape.append((prim, params, ids, primals, out, out_ids))
         return wrapped
 
     def process_custom_vjp(self, fun: Callable, bwd: Callable, args: Sequence, name: str) -> Any:
-        primals, tracers = self.unpack(args, None)
+        primals, ids = self.unpack(args, "idx")
         out = fun(*primals)
         multiple = isinstance(out, (tuple, list))
         prim = Primitive(name, fun, multiple_results=multiple)
         prim.vjp_all = lambda g, ans, *xs, **_: bwd(xs, ans, g)
-        wrapped = tuple(self.new_tracer(o) for o in out) if multiple else self.new_tracer(out)
-        self.tape.append((prim, {}, tracers, primals, out, wrapped))
-        return wrapped
+        return self._record(prim, {}, ids, primals, tuple(out) if multiple else out)
 
     def backward(self, seeds: Sequence[tuple[Any, Any]]) -> dict:
         """Propagate cotangents from ``(tracer, cotangent)`` seeds to every tracer of this
@@ -72,31 +78,31 @@ class ReverseTrace(Trace):
             if ct is not None and getattr(tr, "_trace", None) is self:
                 prev = cts.get(tr.idx)
                 cts[tr.idx] = ct if prev is None else add(prev, ct)
-        for prim, params, tracers, primals, out, wrapped in reversed(self.tape):
+        for prim, params, ids, primals, out, out_ids in reversed(self.tape):
             if prim.multiple_results:
-                g = [cts.pop(w.idx, None) for w in wrapped]
+                g = [cts.pop(i, None) for i in out_ids]
                 if all(c is None for c in g):
                     continue
                 g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
             else:
-                g = cts.pop(wrapped.idx, None)
+                g = cts.pop(out_ids, None)
                 if g is None:
                     continue
             if prim.vjp_all is not None:
                 in_cts = prim.vjp_all(g, out, *primals, **params)
             elif prim.vjp is not None:
                 rules = prim.vjp
-                in_cts = [None] * len(tracers)
-                for i, tr in enumerate(tracers):
-                    if tr is not None and i < len(rules) and rules[i] is not None:
+                in_cts = [None] * len(ids)
+                for i, k in enumerate(ids):
+                    if k is not None and i < len(rules) and rules[i] is not None:
                         in_cts[i] = rules[i](g, out, *primals, **params)
             else:
                 raise missing_rule(prim, "reverse-mode (grad/vjp)")
-            for tr, ct in zip(tracers, in_cts):
-                if tr is None or ct is None:
+            for k, ct in zip(ids, in_cts):
+                if k is None or ct is None:
                     continue
-                prev = cts.get(tr.idx)
-                cts[tr.idx] = ct if prev is None else add(prev, ct)
+                prev = cts.get(k)
+                cts[k] = ct if prev is None else add(prev, ct)
         return cts
 
 
