@@ -68,8 +68,8 @@ def near_one(*shape: int) -> Callable:
 
 def distinct(*shape: int) -> Callable:
     """Distinct values (no ties for max-like operators) in [0, 1)."""
-    return lambda rng: ([rng.permutation(np.prod(shape)).reshape(shape).astype(F32)
-                         / np.prod(shape)], {})
+    n = int(np.prod(shape))
+    return lambda rng: ([(rng.permutation(n).reshape(shape) / n).astype(F32)], {})
 
 
 # --- running -----------------------------------------------------------------------------------
