@@ -391,3 +391,13 @@ def test_value_dependent_mask_shape() -> None:
     for v in ([1.0, 2.0, -3.0], [1.0, -2.0, -3.0], [4.0, 5.0, 6.0]):
         xn = np.array(v)
         np.testing.assert_allclose(positive_mean(t(v)).asnumpy(), xn[xn > 0].mean())
+
+
+def test_broadcast_one_cotangent_is_folded() -> None:
+    """The cotangent of a sum is a stride-0 broadcast of 1 (any size): multiplying by it is
+    an identity the pass removes, so the backward of sum(x * v) is only v."""
+    g = ms.jit(ops.grad(lambda x, v: (x * v).sum()))
+    x, v = t(np.ones((20, 20))), t(np.arange(400.0).reshape(20, 20))
+    np.testing.assert_array_equal(g(x, v).asnumpy(), v.asnumpy())
+    (src,) = g.graphs
+    assert not any("*" in line for line in _body(src)), src

@@ -20,8 +20,13 @@ def _is_const_value(trace: GraphTrace, operand: Any, value: float) -> bool:
         v = operand.value
         return isinstance(v, (int, float)) and not isinstance(v, bool) and v == value
     arr = trace.consts.get(operand)
-    if arr is None or arr.size > 64:
+    if arr is None:
         return False
+    if arr.size > 64:
+        # a broadcast scalar (all strides 0, e.g. the cotangent of a sum) is one value
+        if arr.ndim == 0 or any(arr.strides) or not arr.size:
+            return False
+        return bool(arr[(0,) * arr.ndim] == value)
     return bool((arr == value).all())
 
 
