@@ -3,6 +3,7 @@ its transpose index_add, concat, zeros_like / ones_like / full (constants), stop
 Also ``unbroadcast``, the one helper reverse rules use to undo broadcasting."""
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -39,7 +40,14 @@ reshape.vjp = (lambda g, ans, x, shape: reshape(g, shape=shape_of(x)),)
 reshape.jvp = (lambda t, ans, x, shape: reshape(t, shape=shape),)
 
 transpose = Primitive("Transpose", lambda x, perm: x.transpose(perm))
-transpose.vjp = (lambda g, ans, x, perm: transpose(g, perm=tuple(np.argsort(perm).tolist())),)
+def _inverse_perm(perm: tuple) -> tuple:
+    inv = [0] * len(perm)
+    for i, p in enumerate(perm):
+        inv[p] = i
+    return tuple(inv)
+
+
+transpose.vjp = (lambda g, ans, x, perm: transpose(g, perm=_inverse_perm(perm)),)
 transpose.jvp = (lambda t, ans, x, perm: transpose(t, perm=perm),)
 
 
@@ -128,20 +136,117 @@ def _getitem_impl(x, *arrays, index):
                          f"shape {list(x.shape)}: {e}") from None
 
 
-def _index_add_impl(g, *arrays, index, shape):
-    out = xp_of(g).zeros(shape, g.dtype)
-    idx = build_index(index, arrays)
-    if _has_int_array(index, arrays):
-        xp_of(g).add.at(out, idx, g)  # integer arrays may repeat positions: accumulate
+_FULL = slice(None)
+
+
+def _take_axis(index: Any, arrays: tuple, ndim: int) -> tuple | None:
+    """``(axis, indices)`` when the index is one integer array with only full slices and at
+    most one ``...`` around it (a ``take`` along one axis: gather, index_select,
+    ``x[:, idx]``, ``x[..., idx]``)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    slots = [i for i, p in enumerate(parts) if isinstance(p, ArraySlot)]
+    if len(slots) != 1:
+        return None
+    pos = slots[0]
+    arr = arrays[parts[pos].pos]
+    if getattr(arr, "dtype", None) is None or arr.dtype.kind not in "iu":
+        return None
+    rest = parts[:pos] + parts[pos + 1:]
+    if any(p != _FULL and p is not Ellipsis for p in rest) or \
+            sum(p is Ellipsis for p in rest) > 1:
+        return None
+    if any(p is Ellipsis for p in parts[:pos]):
+        return ndim - (len(parts) - pos), arr
+    return pos, arr
+
+
+def _take_transpose(g, axis: int, idx, shape: tuple):
+    """The transpose of ``take(x, idx, axis)`` (NumPy arrays): the slices of ``g`` summed
+    into the positions they were taken from. Sorting the indices and summing each run of
+    equal ones with ``add.reduceat`` is about twice as fast as ``add.at``; when the slices
+    are tiny (a few elements) the per-run cost of reduceat loses, so ``add.at`` is kept."""
+    n = shape[axis]
+    pre = math.prod(shape[:axis])
+    post = math.prod(shape[axis + 1:])
+    flat = idx.reshape(-1)
+    if flat.size and flat.min() < 0:
+        flat = np.where(flat < 0, flat + n, flat)
+    out = np.zeros((pre, n, post), g.dtype)
+    g3 = g.reshape(pre, flat.size, post)
+    if pre * post < 8 or g.dtype.kind not in "fc":
+        np.add.at(out, (_FULL, flat), g3)
+        return out.reshape(shape)
+    order = np.argsort(flat, kind="stable")
+    s = flat[order]
+    new_run = np.empty(s.size, bool)
+    new_run[:1] = True
+    np.not_equal(s[1:], s[:-1], out=new_run[1:])
+    starts = np.flatnonzero(new_run)
+    if starts.size == s.size:  # no repeated index: a plain assignment
+        out[:, flat] = g3
     else:
-        out[idx] = g
+        out[:, s[starts]] = np.add.reduceat(g3[:, order], starts, axis=1)
+    return out.reshape(shape)
+
+
+def _index_add_impl(g, *arrays, index, shape):
+    xp = xp_of(g)
+    if _has_int_array(index, arrays):
+        if xp is np:
+            take = _take_axis(index, arrays, len(shape))
+            if take is not None:
+                return _take_transpose(g, take[0], take[1], tuple(shape))
+        out = xp.zeros(shape, g.dtype)
+        xp.add.at(out, build_index(index, arrays), g)  # repeated positions accumulate
+        return out
+    out = xp.zeros(shape, g.dtype)
+    out[build_index(index, arrays)] = g
     return out
 
 
 getitem = Primitive("StridedSlice", _getitem_impl)
 index_add = Primitive("IndexAdd", _index_add_impl)
-getitem.vjp = (lambda g, ans, x, *arrays, index: index_add(g, *arrays, index=index,
-                                                           shape=shape_of(x)),)
+def _inverse_view(index: Any, shape: tuple) -> Any:
+    """When ``x[index]`` keeps every element of ``x`` exactly once (only ``None``,
+    ``...``, full slices with step 1 or -1, and ints on axes of size 1), the index that
+    takes ``x[index]`` back to ``x``; otherwise None. Such a getitem is a view (a flip,
+    an added or removed axis), and so is its transpose: no zero-filled buffer is needed."""
+    parts = index if isinstance(index, tuple) else (index,)
+    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
+    if consumed > len(shape) or sum(p is Ellipsis for p in parts) > 1:
+        return None
+    inverse, axis = [], 0
+    for p in parts:
+        if p is None:
+            inverse.append(0)
+        elif p is Ellipsis:
+            inverse.append(p)
+            axis += len(shape) - consumed
+        elif isinstance(p, slice):
+            d = shape[axis]
+            start, stop, step = p.indices(d)
+            if not ((step == 1 and start == 0 and stop == d)
+                    or (step == -1 and start == d - 1 and stop == -1)):
+                return None
+            inverse.append(_FULL if step == 1 else slice(None, None, -1))
+            axis += 1
+        elif type(p) is int and shape[axis] == 1:
+            inverse.append(None)
+            axis += 1
+        else:
+            return None
+    return tuple(inverse)
+
+
+def _getitem_vjp(g, ans, x, *arrays, index):
+    if not arrays:
+        inverse = _inverse_view(index, shape_of(x))
+        if inverse is not None:
+            return getitem(g, index=inverse)
+    return index_add(g, *arrays, index=index, shape=shape_of(x))
+
+
+getitem.vjp = (_getitem_vjp,)
 getitem.jvp = (lambda t, ans, x, *arrays, index: getitem(t, *arrays, index=index),)
 index_add.vjp = (lambda g, ans, x, *arrays, index, shape: getitem(g, *arrays, index=index),)
 index_add.jvp = (lambda t, ans, x, *arrays, index, shape: index_add(t, *arrays, index=index,
@@ -159,13 +264,7 @@ def _concat_impl(*xs, axis):
 
 
 def _concat_vjp(g, ans, *xs, axis):
-    out, start = [], 0
-    for x in xs:
-        n = shape_of(x)[axis]
-        index = (slice(None),) * axis + (slice(start, start + n),)
-        out.append(getitem(g, index=index))
-        start += n
-    return out
+    return list(split(g, axis=axis, sizes=tuple(shape_of(x)[axis] for x in xs)))
 
 
 def _concat_jvp(primals, tangents, axis):
@@ -176,6 +275,62 @@ def _concat_jvp(primals, tangents, axis):
 concat = Primitive("Concat", _concat_impl)
 concat.vjp_all = _concat_vjp
 concat.jvp_all = _concat_jvp
+
+
+# --- split (the transpose of concat) --------------------------------------------------------
+def _split_impl(x, axis, sizes):
+    """Consecutive pieces of ``sizes`` along ``axis``: views, no copies."""
+    lead = (slice(None),) * axis
+    out, start = [], 0
+    for n in sizes:
+        out.append(x[lead + (slice(start, start + n),)])
+        start += n
+    return tuple(out)
+
+
+def _split_vjp(gs, ans, x, axis, sizes):
+    # Pieces that received no cotangent arrive as zeros (filled by the reverse trace).
+    return [gs[0] if len(gs) == 1 else concat(*gs, axis=axis)]
+
+
+def _split_jvp(primals, tangents, axis, sizes):
+    return split(primals[0], axis=axis, sizes=sizes), split(tangents[0], axis=axis, sizes=sizes)
+
+
+split = Primitive("Split", _split_impl, multiple_results=True)
+split.vjp_all = _split_vjp
+split.jvp_all = _split_jvp
+
+
+# --- stack / unstack (each the transpose of the other) --------------------------------------
+def _stack_impl(*xs, axis):
+    try:
+        return xp_of(xs[0]).stack(xs, axis=axis)
+    except ValueError:
+        raise ValueError(f"For 'Stack', all inputs must have the same shape, but got shapes "
+                         f"{[list(np.shape(x)) for x in xs]}.") from None
+
+
+def _stack_jvp(primals, tangents, axis):
+    ts = [zeros_like(p) if t is None else t for p, t in zip(primals, tangents)]
+    return stack(*primals, axis=axis), stack(*ts, axis=axis)
+
+
+def _unstack_impl(x, axis):
+    """The slices of ``x`` along ``axis`` (views)."""
+    lead = (slice(None),) * axis
+    return tuple(x[lead + (i,)] for i in range(x.shape[axis]))
+
+
+stack = Primitive("Stack", _stack_impl)
+stack.vjp_all = lambda g, ans, *xs, axis: list(unstack(g, axis=axis))
+stack.jvp_all = _stack_jvp
+
+unstack = Primitive("Unstack", _unstack_impl, multiple_results=True)
+# Slices that received no cotangent arrive as zeros (filled by the reverse trace).
+unstack.vjp_all = lambda gs, ans, x, axis: [stack(*gs, axis=axis)]
+unstack.jvp_all = lambda primals, tangents, axis: (unstack(primals[0], axis=axis),
+                                                   unstack(tangents[0], axis=axis))
 
 
 # --- batching -------------------------------------------------------------------------------
@@ -238,7 +393,25 @@ def _batch_concat(args, dims, axis):
     return concat(*parts, axis=axis + 1), 0
 
 
+def _batch_split(args, dims, axis, sizes):
+    return split(B.to_front(args[0], dims[0]), axis=axis + 1, sizes=sizes), 0
+
+
+def _batch_stack(args, dims, axis):
+    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    parts = [B.broadcast_batch(a, size) if d is None else B.to_front(a, d)
+             for a, d in zip(args, dims)]
+    return stack(*parts, axis=axis + 1), 0
+
+
+def _batch_unstack(args, dims, axis):
+    return unstack(B.to_front(args[0], dims[0]), axis=axis + 1), 0
+
+
 reshape.batch = _batch_reshape
+split.batch = _batch_split
+stack.batch = _batch_stack
+unstack.batch = _batch_unstack
 transpose.batch = _batch_transpose
 broadcast_to.batch = _batch_broadcast
 getitem.batch = _batch_getitem
@@ -250,3 +423,37 @@ from . import taylor_rules as T  # noqa: E402
 for _p in (cast, reshape, transpose, broadcast_to, getitem, index_add):
     _p.taylor = T.linear(_p)
 concat.taylor = T.concat_rule
+
+
+def _split_taylor(primals, series, axis, sizes):
+    """Linear: split every coefficient; output j's series is the j-th pieces."""
+    out = split(primals[0], axis=axis, sizes=sizes)
+    pieces = [None if c is None else split(c, axis=axis, sizes=sizes) for c in series[0]]
+    return out, [[None if p is None else p[j] for p in pieces] for j in range(len(sizes))]
+
+
+split.taylor = _split_taylor
+
+
+def _stack_taylor(primals, series, axis):
+    """Linear in all of its inputs: stack each coefficient."""
+    out = stack(*primals, axis=axis)
+    coeffs = []
+    for k in range(max(len(s) for s in series if s is not None)):
+        parts = [None if s is None else s[k] for s in series]
+        if all(q is None for q in parts):
+            coeffs.append(None)
+            continue
+        coeffs.append(stack(*[zeros_like(p) if q is None else q for q, p in zip(parts, primals)],
+                            axis=axis))
+    return out, coeffs
+
+
+def _unstack_taylor(primals, series, axis):
+    out = unstack(primals[0], axis=axis)
+    pieces = [None if c is None else unstack(c, axis=axis) for c in series[0]]
+    return out, [[None if p is None else p[j] for p in pieces] for j in range(len(out))]
+
+
+stack.taylor = _stack_taylor
+unstack.taylor = _unstack_taylor
