@@ -1,10 +1,12 @@
 """Reductions: reduce_sum, reduce_max / reduce_min (ties share the gradient evenly, as in
-MindSpore), argmax / argmin (no gradient), cumsum, reduce_prod."""
+MindSpore) with their cotangent primitive extreme_grad, argmax / argmin (no gradient),
+cumsum. Products, variance, norms and softmax are in reduce_ext."""
 from __future__ import annotations
 
 import numpy as np
 
 from ..core.primitive import Primitive
+from ._util import xp_of
 from . import arith as A
 from . import compare as C
 from . import shape as S
@@ -24,8 +26,19 @@ def _expand_back(g, x, axis, keepdims):
     return g
 
 
+def _leading(axis) -> bool:
+    """Whether the reduced axes are the leading ones (or all), so that NumPy's broadcasting
+    of the reduced value against the input lines the remaining axes up by itself."""
+    return axis is None or axis == tuple(range(len(axis)))
+
+
+def broadcastable(g, x, axis, keepdims):
+    """A reduced value made to broadcast against ``x`` (reshaped only where needed)."""
+    return g if keepdims or _leading(axis) else _expand_back(g, x, axis, keepdims)
+
+
 def _spread(g, x, axis, keepdims):
-    return S.broadcast_to(_expand_back(g, x, axis, keepdims), shape=S.shape_of(x))
+    return S.broadcast_to(broadcastable(g, x, axis, keepdims), shape=S.shape_of(x))
 
 
 reduce_sum = Primitive("ReduceSum", lambda x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims))
@@ -33,23 +46,76 @@ reduce_sum.vjp = (lambda g, ans, x, axis, keepdims: _spread(g, x, axis, keepdims
 reduce_sum.jvp = (lambda t, ans, x, axis, keepdims: reduce_sum(t, axis=axis, keepdims=keepdims),)
 
 
+# --- max / min ----------------------------------------------------------------------------
 def _extreme_mask(x, ans, axis, keepdims):
     hit = S.cast(C.equal(x, _expand_back(ans, x, axis, keepdims)), S.dtype_of(x))
     return A.div(hit, reduce_sum(hit, axis=axis, keepdims=True))
 
 
-def _extreme(name, fn):
-    p = Primitive(name, lambda x, axis, keepdims: fn(x, axis=axis, keepdims=keepdims))
+def _by_position(x, axis) -> bool:
+    """Whether an extreme over ``axis`` is found faster as x[arg-extreme]: over the last,
+    contiguous axis of many rows, NumPy's argmax/argmin beat its max/min reductions."""
+    n = x.shape[-1] if x.ndim else 0
+    return (axis is not None and axis == (x.ndim - 1,) and x.dtype.kind == "f" and n > 0
+            and x.size // n >= 32 and x.strides[-1] == x.itemsize)
+
+
+def extreme_impl(x, axis, keepdims, biggest):
+    """max (``biggest``) or min of ``x`` over ``axis`` (a tuple, or None for all). NaN
+    propagates either way: argmax/argmin pick the first NaN."""
+    xp = xp_of(x)
+    if _by_position(x, axis):
+        i = (xp.argmax if biggest else xp.argmin)(x, axis=-1, keepdims=True)
+        out = xp.take_along_axis(x, i, axis=-1)
+        return out if keepdims else out.reshape(out.shape[:-1])
+    return (xp.max if biggest else xp.min)(x, axis=axis, keepdims=keepdims)
+
+
+def _extreme_grad_impl(g, x, ans, axis, keepdims):
+    """spread(g) * (x == ans) / (number of elements equal to the extreme), the cotangent of
+    reduce_max / reduce_min: one comparison, then a selection into zeros. Every reduced
+    slice has a single extreme when the hits are as many as the slices (a NaN-free slice
+    has at least one), and then the division is skipped too."""
+    xp = xp_of(x)
+    shape = kept_shape(x.shape, axis)
+    m, gk = ans.reshape(shape), g.reshape(shape)
+    dt = np.result_type(x.dtype, g.dtype)
+    hit = x == m
+    if int(xp.count_nonzero(hit)) != m.size or (
+            m.dtype.kind in "fc" and bool(xp.isnan(m).any())):
+        with np.errstate(divide="ignore", invalid="ignore"):
+            gk = gk / hit.sum(axis=axis, keepdims=True, dtype=dt)  # a NaN slice: 0 / 0
+    if not bool(xp.isfinite(gk).all()):
+        # 0 * inf and 0 * NaN are NaN off the extremes too, as in spread(g) * mask
+        with np.errstate(invalid="ignore"):
+            return (hit * gk).astype(dt, copy=False)
+    out = xp.zeros(x.shape, dt)
+    xp.copyto(out, xp.broadcast_to(gk, x.shape), where=hit)
+    return out
+
+
+extreme_grad = Primitive("ExtremeGrad", _extreme_grad_impl)
+# Linear in g; the selection is piecewise constant in x (and in the extreme), so the
+# derivatives along x and ans are zero.
+extreme_grad.vjp = (lambda h, ans, g, x, m, axis, keepdims:
+                    reduce_sum(A.mul(h, _extreme_mask(x, m, axis, keepdims)), axis=axis,
+                               keepdims=keepdims), None, None)
+extreme_grad.jvp = (lambda t, ans, g, x, m, axis, keepdims:
+                    extreme_grad(t, x, m, axis=axis, keepdims=keepdims), None, None)
+
+
+def _extreme(name, biggest):
+    p = Primitive(name, lambda x, axis, keepdims: extreme_impl(x, axis, keepdims, biggest))
     p.vjp = (lambda g, ans, x, axis, keepdims:
-             A.mul(_spread(g, x, axis, keepdims), _extreme_mask(x, ans, axis, keepdims)),)
+             extreme_grad(g, x, ans, axis=axis, keepdims=keepdims),)
     p.jvp = (lambda t, ans, x, axis, keepdims:
              reduce_sum(A.mul(t, _extreme_mask(x, ans, axis, keepdims)), axis=axis,
                         keepdims=keepdims),)
     return p
 
 
-reduce_max = _extreme("ReduceMax", np.max)
-reduce_min = _extreme("ReduceMin", np.min)
+reduce_max = _extreme("ReduceMax", True)
+reduce_min = _extreme("ReduceMin", False)
 
 argmax = Primitive("Argmax", lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims),
                    nondiff=True)
@@ -91,13 +157,39 @@ def _batch_arg_reduce(prim):
     return rule
 
 
+def batch_front(args, dims):
+    """The arguments with their batch axis in front, unbatched tensors broadcast to the
+    batch (for primitives whose inputs must agree in shape); None stays None."""
+    size = next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    return [a if a is None else B.broadcast_batch(a, size) if d is None else B.to_front(a, d)
+            for a, d in zip(args, dims)]
+
+
+def _batch_extreme_grad(args, dims, axis, keepdims):
+    g, x, m = batch_front(args, dims)
+    ndim = len(S.shape_of(x)) - 1
+    return extreme_grad(g, x, m, axis=B.shift_axis(axis, ndim), keepdims=keepdims), 0
+
+
 for _p in (reduce_sum, reduce_max, reduce_min):
     _p.batch = _batch_axis_reduce(_p)
 for _p in (argmax, argmin):
     _p.batch = _batch_arg_reduce(_p)
+extreme_grad.batch = _batch_extreme_grad
 cumsum.batch = lambda args, dims, axis: (cumsum(B.to_front(args[0], dims[0]), axis=axis + 1), 0)
 
 from . import taylor_rules as T  # noqa: E402
 
+
+def _extreme_grad_taylor(primals, series, axis, keepdims):
+    # linear in g, constant in x and the extreme (see the rules above)
+    g, x, m = primals
+    out = extreme_grad(g, x, m, axis=axis, keepdims=keepdims)
+    gs = series[0] or [None] * T._order(series)
+    return out, [None if c is None else extreme_grad(c, x, m, axis=axis, keepdims=keepdims)
+                 for c in gs]
+
+
 reduce_sum.taylor = T.linear(reduce_sum)
 cumsum.taylor = T.linear(cumsum)
+extreme_grad.taylor = _extreme_grad_taylor

@@ -1,17 +1,28 @@
-"""Products: reduce_prod, cumprod, and the linear recurrence that gives both exact gradients.
+"""Products (reduce_prod, cumprod and the linear recurrence that gives both exact
+gradients), and the reductions that have a primitive of their own: variance, 2-norm, softmax.
 
 Gradients of products are usually written ``g * prod / x``, which divides by zero wherever an
 input is 0. Here the rules are written without division:
 
 - ``reduce_prod``: d prod / d x_i = (product of the elements before i) * (product of those
-  after i), the primitive ``prod_others``, whose rules go through exclusive cumprods.
-- ``cumprod``: (J^T g)_i = (prod_{j<i} x_j) * sum_{k>=i} g_k prod_{i<j<=k} x_j. The sum is a
-  first-order linear recurrence ``r_i = g_i + x_{i+1} r_{i+1}``, the primitive ``linrec``.
+  after i), the primitive ``prod_others`` (times the incoming cotangent, so the reverse rule
+  is one primitive), whose rules go through exclusive cumprods.
+- ``cumprod``: (J^T g)_i = (prod_{j<i} x_j) * sum_{k>=i} g_k prod_{i<j<=k} x_j, the primitive
+  ``cumprod_grad``. The sum is a first-order linear recurrence ``r_i = g_i + x_{i+1} r_{i+1}``,
+  the primitive ``linrec``.
 
-``linrec``'s own rules are again linrec, shifts and products, so the whole family is closed
-under differentiation: every order is exact, zeros included. The implementations (arrays
-only) take a two-pass closed form with division where that is exact to rounding (no zero,
-no under- or overflow in the running products) and a division-free algorithm otherwise.
+``linrec``'s own rules are again linrec, shifts and products, and those of ``prod_others``
+and ``cumprod_grad`` are written with them, so the whole family is closed under
+differentiation: every order is exact, zeros included. The implementations (arrays only)
+divide where that is exact to rounding (no zero, no under- or overflow in the products):
+(g * prod) / x_i for reduce_prod, a running sum of g * cumprod divided by x for cumprod, a
+two-pass closed form for linrec; and take a division-free algorithm otherwise.
+
+``reduce_var`` (its reverse rule 2 (x - mean) g / (n - ddof) through the linear primitive
+``centered``), ``reduce_norm`` (x g / |x|) and ``softmax`` (y (g - sum(g y))) replace chains of
+elementwise operations whose reverse passes cost several more passes over the data; each
+has rules in differentiable operations, a batching rule and a Taylor rule through the
+composite it stands for.
 """
 from __future__ import annotations
 
@@ -114,10 +125,43 @@ def _exclusive(ans, axis, reverse):
     return shift(ans, axis, -1 if reverse else 1, 1.0)
 
 
+def _normal(xp, v, dt) -> bool:
+    """Every element of ``v`` is a finite number of at least the smallest normal magnitude."""
+    return bool(xp.isfinite(v).all()) and float(xp.abs(v).min()) >= np.finfo(dt).tiny
+
+
+def _cumprod_grad_impl(g, x, y, axis, reverse):
+    """(J^T g)_i for y = cumprod(x): (prod_{j<i} x_j) * sum_{k>=i} g_k prod_{i<j<=k} x_j
+    (mirrored when reverse). While every running product is a finite normal number (so no
+    x_i is zero) that is (sum_{k>=i} g_k y_k) / x_i: one running sum. Otherwise the
+    division-free form with the linear recurrence, exact with zeros."""
+    xp = xp_of(x)
+    dt = np.result_type(g.dtype, x.dtype)
+    n = x.shape[axis]
+    if dt.kind == "f" and n and _normal(xp, y, dt):
+        flip = (slice(None),) * axis + (slice(None, None, -1),)
+        gy = g * y
+        tail = xp.cumsum(gy, axis=axis) if reverse else xp.cumsum(gy[flip], axis=axis)[flip]
+        return xp.divide(tail, x, dtype=dt)
+    xm, gm, ym = (xp.moveaxis(v, axis, -1) for v in (x, g, y))
+    a = xp.zeros(xm.shape, dt)  # x shifted towards the start (the end when reverse), 0 fill
+    excl = xp.ones(ym.shape, dt)
+    if n > 1:
+        if reverse:
+            a[..., 1:] = xm[..., :-1]
+            excl[..., :-1] = ym[..., 1:]
+        else:
+            a[..., :-1] = xm[..., 1:]
+            excl[..., 1:] = ym[..., :-1]
+    out = excl * _linrec_impl(gm, a, -1, not reverse)
+    return xp.moveaxis(out, -1, axis)
+
+
+cumprod_grad = Primitive("CumProdGrad", _cumprod_grad_impl)
+
+
 def _cumprod_vjp(g, ans, x, axis, reverse):
-    # (J^T g)_i = excl_i * sum_{k>=i} g_k prod_{i<j<=k} x_j  (mirrored when reverse)
-    tail = linrec(g, shift(x, axis, 1 if reverse else -1, 0.0), axis=axis, reverse=not reverse)
-    return A.mul(_exclusive(ans, axis, reverse), tail)
+    return cumprod_grad(g, x, ans, axis=axis, reverse=reverse)
 
 
 def _cumprod_jvp(t, ans, x, axis, reverse):
@@ -129,6 +173,52 @@ cumprod.vjp = (_cumprod_vjp,)
 cumprod.jvp = (_cumprod_jvp,)
 
 
+# cumprod_grad(g, x, y) = E(y) * L(g, a(x)) with E(y) = the exclusive products (y shifted,
+# fill 1), a(x) = x shifted the other way (fill 0) and L = linrec(g, a) running the other
+# way than the products. Its rules are the partial derivatives of that expression in g, x and
+# y (y = cumprod(x) gets its own cotangent, which then flows into cumprod's rule).
+def _cg_parts(g, x, y, axis, reverse):
+    a = shift(x, axis, 1 if reverse else -1, 0.0)
+    return a, linrec(g, a, axis=axis, reverse=not reverse)
+
+
+def _cumprod_grad_vjp(h, ans, g, x, y, axis, reverse):
+    e = _exclusive(y, axis, reverse)
+    he = A.mul(h, e)
+    a, lin = _cg_parts(g, x, y, axis, reverse)
+    d_g = _cumprod_jvp(h, y, x, axis, reverse)  # the transpose of J^T is J
+    d_a = A.mul(_prev(lin, axis, not reverse), _linrec_vjp_b(he, lin, g, a, axis, not reverse))
+    d_x = shift(d_a, axis, -1 if reverse else 1, 0.0)  # the transpose of the shift in a(x)
+    d_y = shift(A.mul(h, lin), axis, 1 if reverse else -1, 0.0)  # ... and of the one in E(y)
+    return [d_g, d_x, d_y]
+
+
+def _cumprod_grad_jvp(primals, tangents, axis, reverse):
+    g, x, y = primals
+    tg, tx, ty = tangents
+    out = cumprod_grad(g, x, y, axis=axis, reverse=reverse)
+    terms = []
+    if tg is not None:
+        terms.append(cumprod_grad(tg, x, y, axis=axis, reverse=reverse))
+    if tx is not None or ty is not None:
+        a, lin = _cg_parts(g, x, y, axis, reverse)
+        if ty is not None:
+            terms.append(A.mul(shift(ty, axis, -1 if reverse else 1, 0.0), lin))
+        if tx is not None:
+            ta = shift(tx, axis, 1 if reverse else -1, 0.0)
+            dl = linrec(A.mul(ta, _prev(lin, axis, not reverse)), a, axis=axis,
+                        reverse=not reverse)
+            terms.append(A.mul(_exclusive(y, axis, reverse), dl))
+    tout = None
+    for term in terms:
+        tout = term if tout is None else A.add(tout, term)
+    return out, tout
+
+
+cumprod_grad.vjp_all = _cumprod_grad_vjp
+cumprod_grad.jvp_all = _cumprod_grad_jvp
+
+
 # --- reduce_prod --------------------------------------------------------------------------
 def _prod_impl(x, axis, keepdims):
     return xp_of(x).prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
@@ -137,21 +227,23 @@ def _prod_impl(x, axis, keepdims):
 reduce_prod = Primitive("ReduceProd", _prod_impl)
 
 
-def _others_impl(x, total, axis):
-    """For every element, the product of the other elements along ``axis``. ``total`` is
-    the full product (keepdims), when the caller already has it, else None."""
+def _others_impl(x, total, scale, axis):
+    """For every element, ``scale`` times the product of the other elements along ``axis``.
+    ``total`` is the full product (keepdims) when the caller already has it, else None;
+    ``scale`` (keepdims, typically the incoming cotangent) is None for 1."""
     xp = xp_of(x)
     n = x.shape[axis]
     if x.dtype.kind == "f" and n:
-        # total / x_i: one pass, valid while the product is a finite normal number (so no
-        # input is zero and nothing under- or overflowed)
+        # (scale * total) / x_i: one pass, valid while the product is a finite normal number
+        # (so no input is zero and nothing under- or overflowed), and scale * total too
+        # where scale is not 0
         if total is None:
             total = xp.prod(x, axis=axis, keepdims=True, dtype=x.dtype)
-        if bool(xp.isfinite(total).all()) and float(xp.abs(total).min()) >= np.finfo(x.dtype).tiny:
-            with np.errstate(all="ignore"):
-                out = total / x
-            if bool(xp.isfinite(out.sum())):  # one pass; an overflowed sum just falls back
-                return out
+        if _normal(xp, total, x.dtype):
+            s = total if scale is None else scale * total
+            if scale is None or (bool(xp.isfinite(s).all()) and bool(
+                    ((xp.abs(s) >= np.finfo(s.dtype).tiny) | (scale == 0)).all())):
+                return xp.divide(s, x, dtype=np.result_type(s.dtype, x.dtype))
     # exclusive running products from both ends, no division: exact with zeros
     fwd = xp.moveaxis(xp.cumprod(x, axis=axis, dtype=x.dtype), axis, -1)
     rev = xp.moveaxis(_cumprod_impl(x, axis, True), axis, -1)
@@ -159,11 +251,13 @@ def _others_impl(x, total, axis):
     if n > 1:
         out[..., 1:] = fwd[..., :-1]
         out[..., :-1] *= rev[..., 1:]
-    return xp.moveaxis(out, -1, axis)
+    out = xp.moveaxis(out, -1, axis)
+    return out if scale is None else out * scale
 
 
 # ``total`` only saves the implementation a pass: the value depends on x alone and the rules
-# for x give its whole derivative, so ``total`` has no rule (None).
+# for x give its whole derivative, so ``total`` has no rule (None). The value is linear in
+# ``scale``.
 prod_others = Primitive("ProdOthers", _others_impl)
 
 
@@ -173,9 +267,11 @@ def _ends(x, axis):
             shift(cumprod(x, axis=axis, reverse=True), axis, -1, 1.0))
 
 
-def _others_vjp(h, ans, x, total, axis):
+def _others_vjp(h, ans, x, total, scale, axis):
     # others = front * back, front = shift_right(cumprod(x)), back = shift_left(rcumprod(x));
     # the transpose of a shift is the opposite shift with zero fill.
+    if scale is not None:
+        h = A.mul(h, scale)
     front, back = _ends(x, axis)
     c = cumprod(x, axis=axis, reverse=False)
     rc = cumprod(x, axis=axis, reverse=True)
@@ -183,34 +279,40 @@ def _others_vjp(h, ans, x, total, axis):
                  _cumprod_vjp(shift(A.mul(h, front), axis, 1, 0.0), rc, x, axis, True))
 
 
-def _others_jvp(t, ans, x, total, axis):
+def _others_jvp(t, ans, x, total, scale, axis):
     front, back = _ends(x, axis)
     c = cumprod(x, axis=axis, reverse=False)
     rc = cumprod(x, axis=axis, reverse=True)
-    return A.add(A.mul(shift(_cumprod_jvp(t, c, x, axis, False), axis, 1, 0.0), back),
-                 A.mul(front, shift(_cumprod_jvp(t, rc, x, axis, True), axis, -1, 0.0)))
+    out = A.add(A.mul(shift(_cumprod_jvp(t, c, x, axis, False), axis, 1, 0.0), back),
+                A.mul(front, shift(_cumprod_jvp(t, rc, x, axis, True), axis, -1, 0.0)))
+    return out if scale is None else A.mul(out, scale)
 
 
-prod_others.vjp = (_others_vjp, None)
-prod_others.jvp = (_others_jvp, None)
+prod_others.vjp = (_others_vjp, None,
+                   lambda h, ans, x, total, scale, axis: S.unbroadcast(
+                       A.mul(h, prod_others(x, total, None, axis=axis)), scale))
+prod_others.jvp = (_others_jvp, None,
+                   lambda t, ans, x, total, scale, axis: prod_others(x, total, t, axis=axis))
 
 
-def _others(x, axis, total=None):
+def _others(x, axis, total=None, scale=None):
     """prod_others over the reduced ``axis`` (a tuple of axes, or None for all), given the
-    product with keepdims if known: several axes are brought to the end as one axis, and
-    back afterwards."""
+    product with keepdims if known, times ``scale`` (keepdims) if given: several axes are
+    brought to the end as one axis, and back afterwards."""
     shape = S.shape_of(x)
     ndim = len(shape)
     axes = tuple(range(ndim)) if axis is None else tuple(axis)
     if len(axes) == 1:
-        return prod_others(x, total, axis=axes[0])
+        return prod_others(x, total, scale, axis=axes[0])
     keep = tuple(i for i in range(ndim) if i not in axes)
     perm = keep + axes
     moved = S.transpose(x, perm=perm) if perm != tuple(range(ndim)) else x
     flat_shape = tuple(shape[i] for i in keep) + (math.prod(shape[i] for i in axes),)
     if total is not None:
         total = S.reshape(total, shape=flat_shape[:-1] + (1,))
-    o = prod_others(S.reshape(moved, shape=flat_shape), total, axis=len(keep))
+    if scale is not None:
+        scale = S.reshape(scale, shape=flat_shape[:-1] + (1,))
+    o = prod_others(S.reshape(moved, shape=flat_shape), total, scale, axis=len(keep))
     o = S.reshape(o, shape=tuple(shape[i] for i in perm))
     if perm != tuple(range(ndim)):
         o = S.transpose(o, perm=tuple(np.argsort(perm).tolist()))
@@ -218,11 +320,201 @@ def _others(x, axis, total=None):
 
 
 def _prod_vjp(g, ans, x, axis, keepdims):
-    spread = S.broadcast_to(R._expand_back(g, x, axis, keepdims), shape=S.shape_of(x))
-    return A.mul(spread, _others(x, axis, R._expand_back(ans, x, axis, keepdims)))
+    # g * (the product of the others), the cotangent folded into the one pass
+    return _others(x, axis, R._expand_back(ans, x, axis, keepdims),
+                   R._expand_back(g, x, axis, keepdims))
 
 
 reduce_prod.vjp = (_prod_vjp,)
 reduce_prod.jvp = (lambda t, ans, x, axis, keepdims: R.reduce_sum(
     A.mul(t, _others(x, axis, R._expand_back(ans, x, axis, keepdims))), axis=axis,
     keepdims=keepdims),)
+
+
+# --- sums of squares: var and the 2-norm ----------------------------------------------------
+def _count(shape: tuple, axis) -> int:
+    return math.prod(shape) if axis is None else math.prod(shape[a] for a in axis)
+
+
+_EINSUM_MAX = 8192  # longest reduction summed by einsum (sequential partial sums lose
+#                      accuracy with length; NumPy's pairwise sum does not)
+
+
+def _letters(ndim: int, axis) -> tuple[str, str]:
+    """einsum subscripts of an array and of its reduction over ``axis``."""
+    letters = "abcdefghijklmnopqrstuvwxyz"[:ndim]
+    return letters, "".join(c for i, c in enumerate(letters) if axis is not None and i not in axis)
+
+
+def _sumsq(xp, d, axis, keepdims):
+    """sum(d * d) over ``axis`` without the squared temporary: a dot product over all axes,
+    an einsum over some."""
+    n = _count(d.shape, axis)
+    if d.dtype.kind != "f" or d.size == 0 or d.ndim > 26:
+        return (d * d).sum(axis=axis, keepdims=keepdims)
+    if axis is None:
+        flat = d.reshape(-1)
+        out = xp.dot(flat, flat)
+        return out.reshape((1,) * d.ndim) if keepdims else out
+    if n > _EINSUM_MAX:
+        return (d * d).sum(axis=axis, keepdims=keepdims)
+    letters, kept = _letters(d.ndim, axis)
+    out = xp.einsum(f"{letters},{letters}->{kept}", d, d)
+    return out.reshape(R.kept_shape(d.shape, axis)) if keepdims else out
+
+
+def _centered_impl(x, axis):
+    """x minus its mean over ``axis``; the sum by einsum where that is exact enough (any
+    rounding of the mean cancels in the variance to first order)."""
+    xp = xp_of(x)
+    n = _count(x.shape, axis)
+    if x.dtype.kind == "f" and 0 < n <= _EINSUM_MAX and x.ndim <= 26:
+        letters, kept = _letters(x.ndim, axis)
+        total = xp.einsum(f"{letters}->{kept}", x).reshape(R.kept_shape(x.shape, axis))
+        return x - total / x.dtype.type(n)
+    return x - x.mean(axis=axis, keepdims=True)
+
+
+# x - mean(x): linear and self-adjoint (I - 11^T / n), so it is its own reverse rule
+centered = Primitive("Centered", _centered_impl)
+centered.vjp = (lambda g, ans, x, axis: centered(g, axis=axis),)
+centered.jvp = (lambda t, ans, x, axis: centered(t, axis=axis),)
+
+
+def _var_impl(x, axis, keepdims, ddof):
+    xp = xp_of(x)
+    d = _centered_impl(x, axis)
+    return xp.asarray(_sumsq(xp, d, axis, keepdims) / (_count(x.shape, axis) - ddof))
+
+
+reduce_var = Primitive("ReduceVar", _var_impl)
+
+
+def _var_vjp(g, ans, x, axis, keepdims, ddof):
+    # d var / dx = 2 (x - mean) / (n - ddof): the mean's own term sums to zero
+    scale = A.mul(R.broadcastable(g, x, axis, keepdims),
+                  2.0 / (_count(S.shape_of(x), axis) - ddof))
+    return A.mul(centered(x, axis=axis), scale)
+
+
+def _var_jvp(t, ans, x, axis, keepdims, ddof):
+    c = 2.0 / (_count(S.shape_of(x), axis) - ddof)
+    return A.mul(R.reduce_sum(A.mul(t, centered(x, axis=axis)), axis=axis, keepdims=keepdims), c)
+
+
+reduce_var.vjp = (_var_vjp,)
+reduce_var.jvp = (_var_jvp,)
+
+
+def _var_composite(x, axis, keepdims, ddof):
+    n = _count(S.shape_of(x), axis)
+    d = A.sub(x, A.div(R.reduce_sum(x, axis=axis, keepdims=True), n))
+    return A.div(R.reduce_sum(A.mul(d, d), axis=axis, keepdims=keepdims), n - ddof)
+
+
+def _norm_impl(x, axis, keepdims):
+    xp = xp_of(x)
+    return xp.sqrt(xp.asarray(_sumsq(xp, x, axis, keepdims)))
+
+
+reduce_norm = Primitive("ReduceNorm", _norm_impl)
+# d |x| / dx = x / |x| (NaN at 0, as sqrt(sum(x * x)) gives)
+reduce_norm.vjp = (lambda g, ans, x, axis, keepdims:
+                   A.mul(x, R.broadcastable(A.div(g, ans), x, axis, keepdims)),)
+reduce_norm.jvp = (lambda t, ans, x, axis, keepdims:
+                   A.div(R.reduce_sum(A.mul(t, x), axis=axis, keepdims=keepdims), ans),)
+
+
+def _norm_composite(x, axis, keepdims):
+    from . import unary as U
+
+    return U.sqrt(R.reduce_sum(A.mul(x, x), axis=axis, keepdims=keepdims))
+
+
+# --- softmax ----------------------------------------------------------------------------------
+def _softmax_impl(x, axis):
+    xp = xp_of(x)
+    e = x - R.extreme_impl(x, axis, True, True)
+    if e.dtype.kind == "f":
+        xp.exp(e, out=e)
+        e /= e.sum(axis=axis, keepdims=True)
+        return e
+    e = xp.exp(e)
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+softmax = Primitive("Softmax", _softmax_impl)
+
+
+def _softmax_lin(t, ans, axis):
+    """J t = J^T t = ans * (t - sum(t * ans)): the softmax Jacobian is symmetric."""
+    return A.mul(ans, A.sub(t, R.reduce_sum(A.mul(t, ans), axis=axis, keepdims=True)))
+
+
+softmax.vjp = (lambda g, ans, x, axis: _softmax_lin(g, ans, axis),)
+softmax.jvp = (lambda t, ans, x, axis: _softmax_lin(t, ans, axis),)
+
+
+def _softmax_composite(x, axis):
+    from . import unary as U
+
+    e = U.exp(A.sub(x, S.stop_gradient(R.reduce_max(x, axis=axis, keepdims=True))))
+    return A.div(e, R.reduce_sum(e, axis=axis, keepdims=True))
+
+
+# --- batching and Taylor rules ------------------------------------------------------------
+from . import batch_rules as B  # noqa: E402
+from . import taylor_rules as T  # noqa: E402
+
+
+def _shifted(axis, x):
+    """A reduction's axis parameter seen with the batch axis in front of ``x``."""
+    return B.shift_axis(axis, len(S.shape_of(x)) - 1)
+
+
+reduce_prod.batch = R._batch_axis_reduce(reduce_prod)
+reduce_norm.batch = R._batch_axis_reduce(reduce_norm)
+cumprod.batch = lambda args, dims, axis, reverse: (
+    cumprod(B.to_front(args[0], dims[0]), axis=axis + 1, reverse=reverse), 0)
+linrec.batch = lambda args, dims, axis, reverse: (
+    linrec(*R.batch_front(args, dims), axis=axis + 1, reverse=reverse), 0)
+cumprod_grad.batch = lambda args, dims, axis, reverse: (
+    cumprod_grad(*R.batch_front(args, dims), axis=axis + 1, reverse=reverse), 0)
+prod_others.batch = lambda args, dims, axis: (
+    prod_others(*R.batch_front(args, dims), axis=axis + 1), 0)
+reduce_var.batch = lambda args, dims, axis, keepdims, ddof: (reduce_var(
+    B.to_front(args[0], dims[0]), axis=_shifted(axis, args[0]), keepdims=keepdims,
+    ddof=ddof), 0)
+centered.batch = lambda args, dims, axis: (
+    centered(B.to_front(args[0], dims[0]), axis=_shifted(axis, args[0])), 0)
+softmax.batch = lambda args, dims, axis: (
+    softmax(B.to_front(args[0], dims[0]), axis=tuple(a + 1 for a in axis)), 0)
+
+
+def _from_jvp(prim):
+    """Taylor mode through the primitive's own forward rules (the generic construction)."""
+    def rule(primals, series, **params):
+        from ..ad.taylor import from_jvp
+
+        return from_jvp(prim)(primals, series, **params)
+
+    return rule
+
+
+def _via(composite):
+    """Taylor mode through the composite the primitive stands for (the same function)."""
+    def rule(primals, series, **params):
+        from ..ad.taylor import taylor_call
+
+        return taylor_call(lambda x: composite(x, **params), primals, series,
+                           T._order(series))
+
+    return rule
+
+
+for _p in (linrec, cumprod, cumprod_grad, reduce_prod, prod_others):
+    _p.taylor = _from_jvp(_p)
+centered.taylor = T.linear(centered)
+reduce_var.taylor = _via(_var_composite)
+reduce_norm.taylor = _via(_norm_composite)
+softmax.taylor = _via(_softmax_composite)
