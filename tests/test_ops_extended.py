@@ -171,6 +171,17 @@ def cumprod_ext_ref(x, axis, exclusive, reverse):
     return np.flip(c, axis) if reverse else c
 
 
+def softmax_ref(x, axis):
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+def lse_ref(x, axis, keepdims=False):
+    m = x.max(axis=axis, keepdims=True)
+    out = np.log(np.exp(x - m).sum(axis=axis, keepdims=True)) + m
+    return out if keepdims else np.squeeze(out, axis=axis)
+
+
 def scatter_add_ref(x, idx, u):
     out = x.copy()
     np.add.at(out, tuple(np.moveaxis(idx, -1, 0)), u)
@@ -215,6 +226,20 @@ ROWS_TABLE = [
     Row("leaky_relu", lambda x: ops.leaky_relu(x, 0.2), lambda x: np.where(x > 0, x, 0.2 * x),
         lambda r: [np.array([[-1.5, -0.4, 0.3], [0.8, -0.2, 1.1]])]),
     Row("silu", ops.silu, lambda x: x / (1 + np.exp(-x)), N((2, 3))),
+    # one primitive each: ReLU6, Elu, LeakyReLU, HSwish, Softplus, ClipByValue
+    Row("ReLU6_op", ops.ReLU6(), lambda x: np.clip(x, 0, 6),
+        lambda r: [np.array([[-1.5, 0.4, 2.3], [5.5, 6.8, 3.1]])]),
+    Row("elu_default_alpha", ops.elu, lambda x: np.where(x > 0, x, np.expm1(x)),
+        lambda r: [np.array([[-1.5, -0.4, 0.3], [0.8, -0.2, 1.1]])]),
+    Row("leaky_relu_slope_above_1", lambda x: ops.leaky_relu(x, 2.0),
+        lambda x: np.where(x > 0, x, 2.0 * x),
+        lambda r: [np.array([[-1.5, -0.4, 0.3], [0.8, -0.2, 1.1]])]),
+    Row("hardswish_middle", ops.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6,
+        lambda r: [r.uniform(-2.8, 2.8, (3, 4))]),
+    Row("softplus_wide", ops.softplus, _softplus, lambda r: [r.uniform(-30, 30, (2, 3))]),
+    Row("clip_by_value_scalars", lambda x: ops.clip_by_value(x, -0.5, 0.7),
+        lambda x: np.clip(x, -0.5, 0.7),
+        lambda r: [np.array([[-1.2, -0.3, 0.1], [0.2, 0.9, 1.4]])]),
     Row("clamp_tensor_bounds", lambda x, lo, hi: ops.clamp(x, lo, hi), np.clip,
         lambda r: [np.array([[-1.2, -0.3, 0.1], [0.2, 0.9, 1.4]]), np.array([-0.5, -0.1, 0.0]),
                    np.array([[0.6], [0.5]])]),
@@ -233,6 +258,28 @@ ROWS_TABLE = [
         lambda x: cumprod_ext_ref(x, 1, True, True), with_zeros((2, 4), [(0, 2)])),
     Row("cumprod_excl", lambda x: ops.CumProd(exclusive=True)(x, 0),
         lambda x: cumprod_ext_ref(x, 0, True, False), N((3, 2))),
+    # reductions: max / min (the by-position forward over many rows, the gradient primitive),
+    # variance, 2-norm and softmax primitives, the logsumexp / log_softmax composites
+    Row("amax_rows_last_axis", lambda x: ops.amax(x, -1), lambda x: x.max(-1), distinct(40, 3)),
+    Row("amin_keep_axis0", lambda x: ops.amin(x, 0, True), lambda x: x.min(0, keepdims=True),
+        distinct(3, 4)),
+    Row("reduce_max_axes", lambda x: ops.reduce_max(x, (0, 2)), lambda x: x.max((0, 2)),
+        distinct(2, 3, 2)),
+    Row("var_axes_keep_ddof", lambda x: ops.var(x, (0, 2), 1, True),
+        lambda x: np.var(x, (0, 2), ddof=1, keepdims=True), N((2, 3, 2))),
+    Row("var_rows", lambda x: ops.var(x, 1), lambda x: np.var(x, 1), N((40, 3))),
+    Row("std_all", ops.std, np.std, N((2, 3))),
+    Row("norm_axes_keep", lambda x: ops.norm(x, dim=(0, 2), keepdim=True),
+        lambda x: np.sqrt((x * x).sum((0, 2), keepdims=True)), N((2, 3, 2))),
+    Row("softmax_rows", lambda x: ops.softmax(x, -1), lambda x: softmax_ref(x, -1), N((40, 3))),
+    Row("softmax_axes", lambda x: ops.softmax(x, (0, 2)), lambda x: softmax_ref(x, (0, 2)),
+        N((2, 3, 2))),
+    Row("log_softmax_axis0", lambda x: ops.log_softmax(x, 0),
+        lambda x: np.log(softmax_ref(x, 0)), N((3, 2))),
+    Row("logsumexp_axes", lambda x: ops.logsumexp(x, (0, 2)), lambda x: lse_ref(x, (0, 2)),
+        N((2, 3, 2))),
+    Row("logsumexp_keep_rows", lambda x: ops.logsumexp(x, 1, True),
+        lambda x: lse_ref(x, 1, True), N((40, 3))),
     # padding and indexing
     Row("pad_constant", lambda x: ops.pad(x, (1, 2, 0, 1), value=0.5),
         lambda x: np.pad(x, ((0, 1), (1, 2)), constant_values=0.5), N((2, 3))),
@@ -448,6 +495,96 @@ def test_extreme_ties_share_gradient_evenly(fn) -> None:
         np.testing.assert_allclose(g, [[2.0, 0, 0, 0], [0, 0, 2.0, 0]])
     else:
         np.testing.assert_allclose(g, [[0, 2 / 3, 2 / 3, 2 / 3], [1.0, 1.0, 0, 0]])
+
+
+def test_extreme_gradient_with_nan_and_inf() -> None:
+    """A NaN maximum gives its whole slice a NaN gradient and an infinite cotangent gives NaN
+    off the maximum (0 * inf), as the mask formula spread(g) * (x == max) / count does; the
+    forward over many rows (by position) propagates NaN like NumPy's max."""
+    x = np.random.default_rng(4).standard_normal((40, 5))
+    x[3, 2] = np.nan
+    np.testing.assert_array_equal(ops.amax(T(x), 1).asnumpy(), x.max(1))
+    np.testing.assert_array_equal(ops.amin(T(x), 1).asnumpy(), x.min(1))
+    g = ops.grad(lambda t: ops.amax(t, 1).sum())(T(x)).asnumpy()
+    assert np.isnan(g[3]).all() and not np.isnan(np.delete(g, 3, 0)).any()
+    np.testing.assert_array_equal(np.delete(g, 3, 0).sum(1), np.ones(39))
+    y = T(np.array([[1.0, 3.0, 2.0], [0.5, 0.1, 0.2]]))
+    g = ops.grad(lambda t: (ops.amax(t, 1) * T(np.array([np.inf, 2.0]))).sum())(y).asnumpy()
+    assert g[0, 1] == np.inf and np.isnan(g[0, [0, 2]]).all()
+    np.testing.assert_array_equal(g[1], [2.0, 0.0, 0.0])
+
+
+def test_prod_gradient_when_cotangent_times_product_underflows() -> None:
+    """g * prod underflows although g * (product of the others) does not: the one-pass
+    (g * prod) / x would give 0, the division-free path gives the value."""
+    x = T(np.array([[1e-15, 1e-15, 1.0]], np.float32))
+    g = ops.grad(lambda t: (ops.prod(t, 1) * 1e-20).sum())(x).asnumpy()
+    np.testing.assert_allclose(g, [[1e-35, 1e-35, 0.0]], rtol=1e-5, atol=0)  # 1e-50 is 0
+
+
+def test_cumprod_gradient_when_the_running_product_underflows() -> None:
+    """The running products 1e-20, 1e-40 (subnormal), 0, ...: the one-pass form
+    (sum_k g_k y_k) / x_i would give 0 for the third element, whose gradient is 1e-40."""
+    x = np.full((1, 6), 1e-20, np.float32)
+    g = ops.grad(lambda t: ops.cumprod(t, 1).sum())(T(x)).asnumpy()
+    want = [sum(np.prod(np.delete(x[0].astype(np.float64)[:k + 1], i)) for k in range(i, 6))
+            for i in range(6)]
+    np.testing.assert_allclose(g[0], np.float32(want), rtol=1e-4, atol=0)
+    assert g[0, 2] > 0
+
+
+def _reduction_fns():
+    c = T(np.random.default_rng(5).standard_normal((3, 4)))
+    return {
+        "prod": lambda u: ops.prod(u, 1),
+        "prod_all": lambda u: ops.prod(u),
+        "cumprod": lambda u: ops.cumprod(u, 1) * c,
+        "cumprod_rev": lambda u: ops.CumProd(False, True)(u, 0) * c,
+        "amax": lambda u: ops.amax(u, 1),
+        "amin_keep": lambda u: ops.amin(u, 0, True),
+        "var": lambda u: ops.var(u, 1, 1),
+        "std_all": lambda u: ops.std(u),
+        "norm": lambda u: ops.norm(u, dim=0),
+        "norm_all": lambda u: ops.norm(u),
+        "softmax": lambda u: ops.softmax(u, -1) * c,
+        "log_softmax": lambda u: ops.log_softmax(u, 0) * c,
+    }
+
+
+@pytest.mark.parametrize("name", list(_reduction_fns()))
+def test_reduction_vmap_of_derivatives_matches_loop(name) -> None:
+    """vmap of first and second derivatives (the batch rules of the gradient primitives)
+    against one call per example, with zeros in some examples (products)."""
+    f = _reduction_fns()[name]
+    xs = np.random.default_rng(6).standard_normal((4, 3, 4))
+    xs[1, 0, 2] = xs[2, 1, 1] = xs[2, 1, 3] = 0.0
+    d1 = ops.grad(lambda u: (f(u) ** 2).sum())
+    d2 = ops.grad(lambda u: (d1(u) * ops.sin(u)).sum())
+    for fn in (f, d1, d2):
+        got = ops.vmap(fn)(T(xs)).asnumpy()
+        want = np.stack([fn(T(x)).asnumpy() for x in xs])
+        np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-12)
+
+
+@pytest.mark.parametrize("name", list(_reduction_fns()))
+def test_reduction_jet_matches_nested_derivatives(name) -> None:
+    """Taylor mode through the reduction primitives and their gradient primitives: the jet
+    of x -> f(x * c + d) and of its gradient against nested reverse mode."""
+    rng = np.random.default_rng(7)
+    c, d = T(rng.standard_normal((3, 4))), T(rng.standard_normal((3, 4)))
+    f = _reduction_fns()[name]
+    grad_f = ops.grad(lambda u: (f(u) ** 2).sum())
+    for h in (f, grad_f):
+        def g(s, h=h):
+            return h(s * c + d)
+
+        x, order = T(np.array([0.3])), 3
+        _, series = ops.jet(g, x, T(np.array([[1.0]] + [[0.0]] * (order - 1))))
+        want_fn = g
+        for k in range(order):
+            want_fn = (lambda w: lambda y: ops.grad(lambda z: ops.reduce_sum(w(z)))(y))(want_fn)
+            want = want_fn(x).asnumpy().sum()
+            np.testing.assert_allclose(series.asnumpy()[k].sum(), want, rtol=1e-8, atol=1e-10)
 
 
 def test_tensor_scatter_update_repeated_index_last_wins() -> None:

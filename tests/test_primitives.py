@@ -61,6 +61,29 @@ def distinct_pair(shape_x, shape_y):
     return gen
 
 
+def away_from(kinks, lo, hi, *shapes, gap=0.3):
+    """Uniform values in [lo, hi) at least ``gap`` from every kink (piecewise operators)."""
+    def gen(rng):
+        out = []
+        for s in shapes:
+            x = rng.uniform(lo, hi, s)
+            for k in kinks:
+                near = np.abs(x - k) < gap
+                x[near] = k + np.where(x[near] < k, -gap, gap)
+            out.append(x)
+        return out
+    return gen
+
+
+def with_zero(*shapes):
+    """Normal values with an exact zero first (pow at x = 0)."""
+    def gen(rng):
+        out = [rng.standard_normal(s) for s in shapes]
+        out[0].flat[0] = 0.0
+        return out
+    return gen
+
+
 def distinct(*shape):
     """Distinct values (reduce_max/min without ties)."""
     n = int(np.prod(shape))
@@ -129,12 +152,33 @@ CASES = [
     Case("pow_scalar_int", lambda x: ops.pow(x, 2), lambda x: x ** 2, N((2, 3))),
     Case("pow_scalar_frac", lambda x: x ** 0.5, lambda x: x ** 0.5, U(0.5, 2.0, (2, 3))),
     Case("rpow_python_base", lambda x: 2.0 ** x, lambda x: 2.0 ** x, N((2, 3))),
+    # x ** y with y - 1 outside NumPy's cheap powers: the derivative is ans / x (PowMinusOne)
+    Case("pow_scalar_2_5", lambda x: x ** 2.5, lambda x: x ** 2.5, U(0.5, 2.0, (2, 3))),
+    Case("pow_scalar_neg", lambda x: ops.pow(x, -1.5), lambda x: x ** -1.5, U(0.5, 2.0, (2, 3))),
+    Case("pow_scalar_4_at_zero", lambda x: x ** 4.0, lambda x: x ** 4.0, with_zero((2, 3))),
+    Case("pow_scalar_sqrt_fast", lambda x: x ** 0.5 + x ** 2 + x ** -1,
+         lambda x: x ** 0.5 + x ** 2 + x ** -1, U(0.5, 2.0, (2, 3))),
+    Case("pow_tensor_exponent_neg_base", lambda x: x ** ms.Tensor(np.full((2, 3), 3.0), x.dtype),
+         lambda x: x ** 3.0, N((2, 3))),
     Case("maximum", ops.maximum, np.maximum, distinct_pair((2, 3), (2, 3))),
     Case("maximum_bcast", ops.Maximum(), np.maximum, distinct_pair((2, 3), (3,))),
     Case("minimum", ops.minimum, np.minimum, distinct_pair((2, 3), (2, 3))),
     Case("minimum_bcast", ops.Minimum(), np.minimum, distinct_pair((2, 3), (3,))),
     Case("atan2", ops.atan2, np.arctan2, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
     Case("atan2_bcast", ops.atan2, np.arctan2, lambda r: away0((2, 3))(r) + away0((3,))(r)),
+    Case("atan2_python_y", lambda x: ops.atan2(x, 0.7), lambda x: np.arctan2(x, 0.7), N((2, 3))),
+    Case("atan2_python_x", lambda y: ops.atan2(0.7, y), lambda y: np.arctan2(0.7, y),
+         away0((2, 3))),
+    Case("maximum_python_scalar", lambda x: ops.maximum(x, 0.1), lambda x: np.maximum(x, 0.1),
+         away_from([0.1], -2, 2, (2, 3))),
+    Case("minimum_python_scalar_left", lambda x: ops.minimum(0.1, x),
+         lambda x: np.minimum(0.1, x), away_from([0.1], -2, 2, (2, 3))),
+    Case("minimum_bcast_y_only", lambda y: ops.minimum(ms.Tensor(COND * 1.0 - 0.5, y.dtype), y),
+         lambda y: np.minimum((COND * 1.0 - 0.5).astype(y.dtype), y),
+         away_from([-0.5, 0.5], -2, 2, (3,))),
+    Case("div_python_numerator", lambda y: 1.5 / y, lambda y: 1.5 / y, away0((2, 3))),
+    Case("div_constant_denominator", lambda x: x / ms.Tensor(COND * 1.0 + 1.0),
+         lambda x: x / (COND * 1.0 + 1.0), N((2, 3))),
     Case("select", lambda x, y: ops.select(sel, x, y), lambda x, y: np.where(COND, x, y),
          N((2, 3), (2, 3))),
     Case("where_bcast", lambda x, y: ops.where(sel, x, y), lambda x, y: np.where(COND, x, y),
@@ -145,6 +189,13 @@ CASES = [
          lambda x: np.concatenate((x, COND * 1.0), 1), N((2, 2))),
     Case("stack_with_constant", lambda x: ops.stack((ms.Tensor(COND * 1.0), x)),
          lambda x: np.stack((COND * 1.0, x)), N((2, 3))),
+    # 64 x 64: large enough for select's bitwise blend
+    Case("select_large", lambda x, y: ops.select(x > y, x * x, y),
+         lambda x, y: np.where(x > y, x * x, y), distinct_pair((64, 64), (64, 64)), 2),
+    Case("select_large_bcast", lambda x, y: ops.select(x > 0.3, x, y),
+         lambda x, y: np.where(x > 0.3, x, y), lambda r: [r.uniform(0.5, 1, (64, 64))
+                                                          * r.choice([-1, 1], (64, 64)),
+                                                          r.standard_normal((64,))], 2),
     Case("select_op", lambda x, y: ops.Select()(x > y, x * x, y),
          lambda x, y: np.where(x > y, x * x, y), distinct_pair((2, 3), (2, 3))),
     # elementwise unary
@@ -179,6 +230,28 @@ CASES = [
     Case("silu", ops.silu, lambda x: x / (1 + np.exp(-x)), N((2, 3))),
     Case("leaky_relu", lambda x: ops.leaky_relu(x, 0.1),
          lambda x: np.where(x > 0, x, 0.1 * x), away0((2, 3))),
+    Case("exp2", ops.exp2, np.exp2, N((2, 3))),
+    Case("log2", ops.log2, np.log2, U(0.5, 2.0, (2, 3))),
+    Case("log10", ops.log10, np.log10, U(0.5, 2.0, (2, 3))),
+    Case("relu6", ops.relu6, lambda x: np.clip(x, 0, 6), away_from([0, 6], -2, 8, (2, 3))),
+    Case("leaky_relu_default", ops.leaky_relu, lambda x: np.where(x > 0, x, 0.2 * x),
+         away0((2, 3))),
+    Case("leaky_relu_alpha_above_1", lambda x: ops.leaky_relu(x, 1.5),
+         lambda x: np.where(x > 0, x, 1.5 * x), away0((2, 3))),
+    Case("leaky_relu_alpha_negative", lambda x: ops.leaky_relu(x, -0.5),
+         lambda x: np.where(x > 0, x, -0.5 * x), away0((2, 3))),
+    Case("leaky_relu_alpha_0", lambda x: ops.leaky_relu(x, 0.0),
+         lambda x: np.maximum(x, 0), away0((2, 3))),
+    Case("elu", ops.elu, lambda x: np.where(x > 0, x, np.expm1(x)), away0((2, 3))),
+    Case("elu_alpha", lambda x: ops.elu(x, 0.5), lambda x: np.where(x > 0, x, 0.5 * np.expm1(x)),
+         away0((2, 3))),
+    Case("hardswish", ops.hardswish, lambda x: x * np.clip(x + 3, 0, 6) / 6,
+         away_from([-3, 3], -5, 5, (2, 3))),
+    Case("mish", ops.mish, lambda x: x * np.tanh(_softplus_ref(x)), N((2, 3))),
+    Case("clamp_min_only", lambda x: ops.clamp(x, -0.5), lambda x: np.maximum(x, -0.5),
+         away_from([-0.5], -2, 2, (2, 3))),
+    Case("clamp_max_only", lambda x: ops.clip_by_value(x, max=1), lambda x: np.minimum(x, 1.0),
+         away_from([1], -2, 2, (2, 3))),
     Case("clamp", lambda x: ops.clamp(x, -0.5, 0.5), lambda x: np.clip(x, -0.5, 0.5),
          lambda r: [np.array([[-1.2, -0.3, 0.1], [0.2, 0.9, 1.4]])]),
     # matrix products
@@ -533,3 +606,116 @@ def test_erf_erfc_exact_in_the_tails(use_scipy, monkeypatch) -> None:
     # 0-d input and the derivative of erfc: -2/sqrt(pi) exp(-x^2)
     g = ops.grad(ops.erfc)(ms.Tensor(0.5, ms.float64)).asnumpy()
     np.testing.assert_allclose(g, -2 / math.sqrt(math.pi) * math.exp(-0.25), rtol=1e-15)
+
+
+# --- the faster elementwise implementations keep their exact results --------------------------
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int32, np.int64,
+                                   np.bool_, np.complex64])
+def test_select_blend_is_np_where_bit_for_bit(dtype) -> None:
+    """select's bitwise blend (large boolean masks) gives exactly np.where's bits: NaN
+    payloads, -0.0, broadcasting, Python numbers on either side and the zero fast paths."""
+    from mindgrad.prims.compare import _select_impl
+
+    rng = np.random.default_rng(5)
+    cond = rng.random((64, 80)) < 0.5
+    x = (rng.standard_normal((64, 80)) * 100).astype(dtype)
+    y = (rng.standard_normal((80,)) * 100).astype(dtype)
+    if np.dtype(dtype).kind == "f":
+        x[0, :3] = [np.nan, -0.0, np.inf]
+        y[:2] = [-np.nan, -0.0]
+    cases = [(cond, x, y), (cond, y, x), (cond[:1], x, y), (cond, x, 0), (cond, 0, x),
+             (cond, x, -0.0), (cond, 1, y), (cond, True, False), (cond[:, :1], x, x[0])]
+    for c, a, b in cases:
+        got, want = _select_impl(c, a, b), np.where(c, a, b)
+        assert got.dtype == want.dtype and got.shape == want.shape
+        assert got.tobytes() == np.ascontiguousarray(want).tobytes()
+
+
+def test_maximum_minimum_against_python_numbers_match_numpy() -> None:
+    x = np.array([-2.0, -0.5, 0.0, 0.5, np.nan, np.inf, -np.inf] * 3, np.float32)
+    for op, ref in ((ops.maximum, np.maximum), (ops.minimum, np.minimum)):
+        for v in (0, 0.5, -1):
+            for a, b in ((x, v), (v, x)):
+                got = op(ms.Tensor(a) if a is x else a, ms.Tensor(b) if b is x else b)
+                assert got.dtype == ms.float32
+                np.testing.assert_array_equal(got.asnumpy(), ref(a, b))
+
+
+def test_mul_by_broadcast_one_and_neg_of_broadcast() -> None:
+    x = ms.Tensor(np.arange(6.0).reshape(2, 3))
+    one = ops.broadcast_to(ms.Tensor(1.0, ms.float64), (2, 3))
+    np.testing.assert_array_equal((one * x).asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal((x * one).asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal(ops.neg(one).asnumpy(), -np.ones((2, 3)))
+    g1, g2 = ops.grad(lambda a, b: (a * b * b).sum(), (0, 1))(x, one)
+    np.testing.assert_array_equal(g1.asnumpy(), np.ones((2, 3)))
+    np.testing.assert_array_equal(g2.asnumpy(), 2 * x.asnumpy())
+    gs = ops.grad(lambda a, b: (a - b).sum(), (0, 1))(x, x)
+    np.testing.assert_array_equal(gs[1].asnumpy(), -np.ones((2, 3)))
+
+
+def test_pow_derivative_where_ans_over_x_is_not_exact() -> None:
+    """pow's derivative in x is y * ans / x except at x = 0 and where x ** y overflows or
+    underflows, which take y * x ** (y - 1) itself."""
+    x = ms.Tensor(np.array([0.0, 2.0, 1e16, 1e-20, -1.5], np.float32))
+    for y in (2.5, 4.0, 1.5):
+        with np.errstate(all="ignore"):  # overflow to inf, NaN for a negative base
+            g = ops.grad(lambda x: (x ** y).sum())(x).asnumpy()
+            want = (y * x.asnumpy().astype(np.float64) ** (y - 1)).astype(np.float32)
+        np.testing.assert_allclose(g, want, rtol=1e-6, atol=0)
+    # a tensor exponent: both derivatives finite at x = 0
+    base = ms.Tensor(np.array([0.0, 0.5, 2.0]))
+    e = ms.Tensor(np.array([2.5, 3.0, 0.5]))
+    gx, ge = ops.grad(lambda b, e: (b ** e).sum(), (0, 1))(base, e)
+    b, ee = base.asnumpy(), e.asnumpy()
+    np.testing.assert_allclose(gx.asnumpy(), ee * b ** (ee - 1), rtol=1e-14)
+    np.testing.assert_allclose(ge.asnumpy(), [0.0, np.log(0.5) * 0.5 ** 3, np.log(2) * 2 ** 0.5],
+                               rtol=1e-14)
+
+
+def test_relu6_and_clip_gradients_at_the_bounds() -> None:
+    """relu6 passes the gradient strictly inside (0, 6) (MindSpore's ReLU6Grad); clamp with
+    constant bounds passes it where x is unclipped, bounds included (ties go to x, as with
+    maximum/minimum), and not at NaN."""
+    x = ms.Tensor(np.array([-1.0, 0.0, 3.0, 6.0, 7.0, np.nan], np.float32))
+    g = ops.grad(lambda x: ops.relu6(x).sum())(x).asnumpy()
+    np.testing.assert_array_equal(g, [0, 0, 1, 0, 0, 0])
+    g = ops.grad(lambda x: ops.clamp(x, 0.0, 6.0).sum())(x).asnumpy()
+    np.testing.assert_array_equal(g, [0, 1, 1, 1, 0, 0])
+    g = ops.grad(lambda x: ops.clamp(x, ms.Tensor(0.0), ms.Tensor(6.0)).sum())(x).asnumpy()
+    np.testing.assert_array_equal(g[:5], [0, 1, 1, 1, 0])
+
+
+NEW_UNARY = [
+    ("exp2", ops.exp2, 0.3), ("log2", ops.log2, 1.3), ("log10", ops.log10, 1.3),
+    ("relu6", ops.relu6, 0.7), ("leaky_relu", lambda x: ops.leaky_relu(x, 0.2), -0.7),
+    ("leaky_relu_big", lambda x: ops.leaky_relu(x, 1.5), -0.7),
+    ("leaky_relu_neg", lambda x: ops.leaky_relu(x, -0.5), -0.7),
+    ("elu", ops.elu, -0.7), ("elu_alpha", lambda x: ops.elu(x, 0.5), -0.7),
+    ("hardswish", ops.hardswish, 0.7), ("mish", ops.mish, 0.4), ("softplus", ops.softplus, -0.4),
+    ("clamp", lambda x: ops.clamp(x, -1.0, 1.0), 0.4), ("pow2.5", lambda x: x ** 2.5, 1.3),
+    ("pow_tensor", lambda x: ops.pow(x, x * 0.5 + 1), 1.3), ("pow4", lambda x: x ** 4.0, -0.7),
+    ("max_min", lambda x: ops.minimum(ops.maximum(x, 0.1), x * x), 0.7),
+    ("atan2_div", lambda x: ops.atan2(x, x + 2) / (x + 3), 0.7),
+]
+
+
+@pytest.mark.parametrize("name,f,x0", NEW_UNARY, ids=[u[0] for u in NEW_UNARY])
+def test_jet_and_vmap_of_the_new_primitives(name, f, x0) -> None:
+    """Taylor rules (parameters bound) agree with nested reverse mode; vmap with a loop."""
+    def nested(fn, k):
+        for _ in range(k):
+            fn = (lambda h: lambda y: ops.grad(lambda z: ops.reduce_sum(h(z)))(y))(fn)
+        return fn
+
+    x = ms.Tensor(np.array([x0]))
+    order = 3
+    _, s = ops.jet(f, x, ms.Tensor(np.array([[1.0]] + [[0.0]] * (order - 1))))
+    for k in range(1, order + 1):
+        want = nested(f, k)(x).asnumpy().sum()
+        np.testing.assert_allclose(s.asnumpy()[k - 1].sum(), want, rtol=1e-8, atol=1e-10,
+                                   err_msg=f"{name} order {k}")
+    xs = ms.Tensor(np.linspace(-0.9, 0.9, 12).reshape(3, 4) * np.sign(x0) + x0)
+    got = ops.vmap(lambda r: ops.grad(lambda z: ops.reduce_sum(f(z)))(r))(xs).asnumpy()
+    want = np.stack([ops.grad(lambda z: ops.reduce_sum(f(z)))(xs[i]).asnumpy() for i in range(3)])
+    np.testing.assert_allclose(got, want, rtol=1e-12)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import builtins
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -132,39 +132,24 @@ def pow(x: Any, y: Any) -> Tensor:
 power = pow
 
 
-def exp2(x: Any) -> Tensor:
-    return pow(2.0, _tensor(x, "exp2"))
-
-
-def log2(x: Any) -> Tensor:
-    return div(log(x), math.log(2.0))
-
-
-def log10(x: Any) -> Tensor:
-    return div(log(x), math.log(10.0))
-
-
+exp2 = _unary(U.exp2, "exp2")
+log2 = _unary(U.log2, "log2")
+log10 = _unary(U.log10, "log10")
 erfc = _unary(U.erfc, "erfc")
-
-
-def softplus(x: Any) -> Tensor:
-    # log(1 + e^x) computed without overflow: max(x, 0) + log1p(e^-|x|)
-    x = _tensor(x, "softplus")
-    return add(relu(x), log1p(exp(neg(abs(x)))))
-
-
-def relu6(x: Any) -> Tensor:
-    return clamp(x, 0.0, 6.0)
+# log(1 + e^x) computed without overflow: max(x, 0) + log1p(e^-|x|), one primitive
+softplus = _unary(U.softplus, "softplus")
+# min(max(x, 0), 6); the gradient passes where 0 < x < 6
+relu6 = _unary(U.relu6, "relu6")
 
 
 def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
-    x = _tensor(x, "leaky_relu")
-    return select(greater(x, 0), x, mul(x, alpha))
+    """x where x > 0, alpha * x elsewhere."""
+    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=float(alpha))
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
-    x = _tensor(x, "elu")
-    return select(greater(x, 0), x, mul(alpha, expm1(minimum(x, 0.0))))
+    """x where x > 0, alpha * (e^x - 1) elsewhere."""
+    return U.elu(_tensor(x, "elu"), alpha=float(alpha))
 
 
 def gelu(x: Any, approximate: str = "none") -> Tensor:
@@ -186,8 +171,12 @@ def mish(x: Any) -> Tensor:
 
 
 def hardswish(x: Any) -> Tensor:
-    x = _tensor(x, "hardswish")
-    return mul(x, div(relu6(add(x, 3.0)), 6.0))
+    """``x * relu6(x + 3) / 6``, one primitive."""
+    return U.hswish(_tensor(x, "hardswish"))
+
+
+def _number(v: Any) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
 def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
@@ -195,6 +184,11 @@ def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
     x = _tensor(x, "clamp")
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given.")
+    if (min is None or _number(min)) and (max is None or _number(max)) \
+            and S.dtype_of(x).kind == "f":
+        # constant bounds: one primitive (np.clip); the gradient passes where x is unclipped
+        return U.clip(x, lo=None if min is None else float(min),
+                      hi=None if max is None else float(max))
     out = x
     if min is not None:
         out = maximum(out, min)
@@ -465,8 +459,18 @@ def stack(tensors: Sequence[Any], axis: int = 0) -> Tensor:
             raise ValueError(f"For 'stack', all tensors must have the same shape, but "
                              f"tensors[0] has shape {list(ts[0].shape)} and tensors[{i}] has "
                              f"shape {list(t.shape)}.")
-    a = _axis(axis, ts[0].ndim + 1, "stack")
-    return concat([expand_dims(t, a) for t in ts], a)
+    return S.stack(*ts, axis=_axis(axis, ts[0].ndim + 1, "stack"))
+
+
+def unstack(input_x: Any, axis: int = 0) -> tuple:
+    """The slices of ``input_x`` along ``axis``, as a tuple (the inverse of ``stack``)."""
+    x = _tensor(input_x, "unstack", "input_x")
+    if x.ndim == 0:
+        raise ValueError("For 'unstack', 'input_x' must have rank >= 1, but got a scalar.")
+    a = _axis(axis, x.ndim, "unstack")
+    if x.shape[a] == 0:
+        return ()
+    return S.unstack(x, axis=a)
 
 
 def split(x: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
@@ -483,11 +487,11 @@ def split(x: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
     if builtins.sum(sizes) != n:
         raise ValueError(f"For 'split', sections {sizes} do not add up to the size {n} of "
                          f"axis {a} of a tensor of shape {list(x.shape)}.")
-    out, start = [], 0
-    for s in sizes:
-        out.append(S.getitem(x, index=(slice(None),) * a + (slice(start, start + s),)))
-        start += s
-    return tuple(out)
+    if builtins.any(not isinstance(s, (int, np.integer)) or s < 0 for s in sizes):
+        raise ValueError(f"For 'split', sections must be non-negative ints, but got {sizes}.")
+    if not sizes:
+        return ()
+    return S.split(x, axis=a, sizes=tuple(int(s) for s in sizes))
 
 
 def flip(x: Any, dims: Any) -> Tensor:
@@ -672,13 +676,13 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
                          f"{mode!r}.")
     pairs = _pad_pairs(padding, x.ndim, "pad")
     # negative amounts crop first
-    crop = tuple(slice(max(-lo, 0), d - max(-hi, 0)) for (lo, hi), d in zip(pairs, x.shape))
+    crop = tuple(slice(builtins.max(-lo, 0), d - builtins.max(-hi, 0)) for (lo, hi), d in zip(pairs, x.shape))
     if any(lo < 0 or hi < 0 for lo, hi in pairs):
         if any(c.stop <= c.start for c in crop):
             raise ValueError(f"For 'pad', negative padding {padding!r} removes the whole of an "
                              f"axis of the input of shape {list(x.shape)}.")
         x = S.getitem(x, index=crop)
-    pos = tuple((max(lo, 0), max(hi, 0)) for lo, hi in pairs)
+    pos = tuple((builtins.max(lo, 0), builtins.max(hi, 0)) for lo, hi in pairs)
     if not any(lo or hi for lo, hi in pos):
         return x
     if mode == "constant":
@@ -768,6 +772,51 @@ def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return R.argmin(x, axis=a, keepdims=bool(keepdims))
 
 
+def _full_like(x: Tensor, value: Any) -> Tensor:
+    return S.full(shape=tuple(x.shape), value=value, dtype=mstype.to_numpy(x.dtype))
+
+
+def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: Any,
+                        op: str, reduce: Callable, arg: Callable, pick: Callable) -> tuple:
+    """MindSpore 2.x ``ops.max`` / ``ops.min``: ``(values, indices)``. Along an axis the
+    gradient goes to the first extreme of each slice (as ArgMaxWithValue's does); with
+    ``axis=None`` the value is the reduction of every element (ties share the gradient) and
+    the index is 0. ``where`` (which needs ``initial``) replaces the unselected elements by
+    ``initial``; ``initial`` also bounds the result."""
+    x = _tensor(x, op, "input")
+    if where is not None:
+        if initial is None:
+            raise ValueError(f"For '{op}', 'initial' must be given when 'where' is.")
+        x = select(_tensor(where, op, "where"), x, _full_like(x, initial))
+    if axis is None:
+        values, index = reduce(x), Tensor(np.array(0, np.int64))
+    else:
+        a = _axis(axis, x.ndim, op)
+        index = arg(x, a, True)
+        positions = reshape(arange(x.shape[a], dtype=index.dtype),
+                            tuple(-1 if i == a else 1 for i in builtins.range(x.ndim)))
+        values = reduce_sum(select(equal(positions, index), x, zeros_like(x)), a, True)
+        if not keepdims:
+            values, index = squeeze(values, a), squeeze(index, a)
+    if initial is not None:
+        values = pick(values, _full_like(values, initial))
+    return values, index
+
+
+def max(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,
+        where: Any = None) -> tuple:
+    """``(maximum values, their indices)`` along ``axis`` (MindSpore 2.x)."""
+    return _extreme_with_index(input, axis, keepdims, initial, where, "max", reduce_max,
+                               argmax, maximum)
+
+
+def min(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = None,
+        where: Any = None) -> tuple:
+    """``(minimum values, their indices)`` along ``axis`` (MindSpore 2.x)."""
+    return _extreme_with_index(input, axis, keepdims, initial, where, "min", reduce_min,
+                               argmin, minimum)
+
+
 def cumsum(x: Any, axis: int) -> Tensor:
     x = _tensor(x, "cumsum")
     return R.cumsum(x, axis=_axis(axis, x.ndim, "cumsum"))
@@ -796,10 +845,7 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     x = _tensor(x, "var")
-    axes = _axes(axis, x.ndim, "var")
-    centered = sub(x, reduce_mean(x, axes, True))
-    total = R.reduce_sum(mul(centered, centered), axis=axes, keepdims=bool(keepdims))
-    return div(total, _count(x, axes) - ddof)
+    return RX.reduce_var(x, axis=_axes(axis, x.ndim, "var"), keepdims=bool(keepdims), ddof=ddof)
 
 
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
@@ -811,7 +857,7 @@ def norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Ten
     x = _tensor(x, "norm")
     p = 2 if ord is None else ord
     if p == 2:
-        return sqrt(reduce_sum(mul(x, x), dim, keepdim))
+        return RX.reduce_norm(x, axis=_axes(dim, x.ndim, "norm"), keepdims=bool(keepdim))
     if p == 1:
         return reduce_sum(abs(x), dim, keepdim)
     if p == float("inf"):
@@ -821,20 +867,25 @@ def norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Ten
 
 def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "logsumexp")
-    m = stop_gradient(reduce_max(x, axis, True))
-    out = add(log(reduce_sum(exp(sub(x, m)), axis, True)), m)
-    return out if keep_dims else squeeze(out, _axes(axis, x.ndim, "logsumexp"))
+    axes = _axes(axis, x.ndim, "logsumexp")
+    # the shift by the maximum only keeps exp in range: it is a constant for the derivatives
+    m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
+    total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=bool(keep_dims))
+    return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
 
-def softmax(x: Any, axis: int = -1) -> Tensor:
+def softmax(x: Any, axis: Any = -1) -> Tensor:
     x = _tensor(x, "softmax")
-    e = exp(sub(x, stop_gradient(reduce_max(x, axis, True))))
-    return div(e, reduce_sum(e, axis, True))
+    axes = _axes(axis, x.ndim, "softmax")
+    return RX.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
 
-def log_softmax(x: Any, axis: int = -1) -> Tensor:
+def log_softmax(x: Any, axis: Any = -1) -> Tensor:
     x = _tensor(x, "log_softmax")
-    return sub(x, logsumexp(x, axis, True))
+    axes = _axes(axis, x.ndim, "log_softmax")
+    z = A.sub(x, R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True))
+    # z + (-log sum exp z): the cotangent of the small term is summed before it is negated
+    return A.add(z, A.neg(U.log(R.reduce_sum(U.exp(z), axis=axes, keepdims=True))))
 
 
 # --- linear algebra --------------------------------------------------------------------------
@@ -851,13 +902,13 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
         a = L.swap_last(a)
     if transpose_b:
         b = L.swap_last(b)
-    a2 = reshape(a, (1,) + a.shape) if a.ndim == 1 else a
-    b2 = reshape(b, b.shape + (1,)) if b.ndim == 1 else b
+    a2 = S.reshape(a, shape=(1,) + a.shape) if a.ndim == 1 else a
+    b2 = S.reshape(b, shape=b.shape + (1,)) if b.ndim == 1 else b
     out = L.matmul(a2, b2)
     if a.ndim == 1:  # drop the axis added to a (second to last), then the one added to b
-        out = reshape(out, out.shape[:-2] + out.shape[-1:])
+        out = S.reshape(out, shape=out.shape[:-2] + out.shape[-1:])
     if b.ndim == 1:
-        out = reshape(out, out.shape[:-1])
+        out = S.reshape(out, shape=out.shape[:-1])
     return out
 
 
@@ -873,8 +924,10 @@ def dot(x: Any, y: Any) -> Tensor:
 
 
 def outer(x: Any, y: Any) -> Tensor:
+    """``x[i] * y[j]``, as a product of a column and a row: the backward pass is then two
+    matrix-vector products (BLAS) instead of a full-size multiply and a reduction each."""
     x, y = _tensor(x, "outer", "x"), _tensor(y, "outer", "y")
-    return mul(reshape(x, (-1, 1)), reshape(y, (1, -1)))
+    return L.matmul(S.reshape(x, shape=(x.size, 1)), S.reshape(y, shape=(1, y.size)))
 
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"

@@ -220,6 +220,25 @@ class Argmax(PrimitiveOp):
         return F.argmax(x, self.axis)
 
 
+class ArgMaxWithValue(PrimitiveOp):
+    """``(indices, values)`` of the maxima along ``axis``: note the order, indices first
+    (``ops.max`` gives values first). The gradient goes to the first maximum."""
+    _fn: Callable = staticmethod(F.max)
+
+    def __init__(self, axis: int = 0, keep_dims: bool = False) -> None:
+        super().__init__()
+        self.axis, self.keep_dims = axis, keep_dims
+
+    def __call__(self, x: Any) -> Any:
+        values, index = self._fn(x, self.axis, self.keep_dims)
+        return index, values
+
+
+class ArgMinWithValue(ArgMaxWithValue):
+    """``(indices, values)`` of the minima along ``axis``."""
+    _fn: Callable = staticmethod(F.min)
+
+
 class Split(PrimitiveOp):
     def __init__(self, axis: int = 0, output_num: int = 1) -> None:
         super().__init__()

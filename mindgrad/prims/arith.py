@@ -3,14 +3,25 @@ floor_div, floor_mod, atan2. Each block holds the primitive's implementation and
 rules; reverse rules reduce broadcast dimensions with ``unbroadcast``."""
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+from ..common.tensor import Tensor
 from ..core.primitive import Primitive
-from ._util import checked_binary
+from ._util import checked_binary, xp_of
 from . import shape as S
 from . import unary as U
 from . import compare as C
 
+
+def _cotangents(x, y, gx, gy) -> list:
+    """The two cotangents of a binary rule written as one (``vjp_all``), reduced to each
+    input's shape; None for a Python number (never differentiated). Both are formed even
+    when only one input is differentiated: in PYNATIVE the shared work is done once, in GRAPH
+    mode dead-code removal drops the unused one."""
+    return [S.unbroadcast(gx, x) if isinstance(x, Tensor) else None,
+            S.unbroadcast(gy(), y) if isinstance(y, Tensor) else None]
 
 
 add = Primitive("Add", checked_binary("Add", np.add), expr="{0} + {1}")
@@ -23,64 +34,184 @@ sub.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x), lambda g, ans, x, y: S.unbr
 sub.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
            lambda t, ans, x, y: S.broadcast_like(neg(t), ans))
 
-mul = Primitive("Mul", checked_binary("Mul", np.multiply), expr="{0} * {1}")
+
+def _is_broadcast_one(a) -> bool:
+    """A NumPy array whose elements are all one memory cell holding 1: the broadcast scalar
+    cotangent that the reverse rule of a sum passes on (loss = sum(f(x) * w))."""
+    return a.ndim > 0 and not any(a.strides) and a.size > 0 and a.flat[0] == 1
+
+
+def _mul_impl(x, y):
+    # Multiplying by a broadcast 1 of the same shape and dtype returns the other factor
+    # itself (arrays are never written in place): it saves a pass and an allocation in the
+    # first step of most eager backward passes. (GRAPH code inlines ``*``.)
+    if isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.shape == y.shape \
+            and x.dtype == y.dtype:
+        if _is_broadcast_one(x):
+            return y
+        if _is_broadcast_one(y):
+            return x
+    return np.multiply(x, y)
+
+
+mul = Primitive("Mul", checked_binary("Mul", _mul_impl), expr="{0} * {1}")
 mul.vjp = (lambda g, ans, x, y: S.unbroadcast(mul(g, y), x),
            lambda g, ans, x, y: S.unbroadcast(mul(x, g), y))
 mul.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, y), ans),
            lambda t, ans, x, y: S.broadcast_like(mul(x, t), ans))
 
 div = Primitive("RealDiv", checked_binary("RealDiv", np.true_divide), expr="{0} / {1}")
-div.vjp = (lambda g, ans, x, y: S.unbroadcast(div(g, y), x),
-           lambda g, ans, x, y: S.unbroadcast(neg(mul(g, div(ans, y))), y))
+
+
+def _div_vjp(g, ans, x, y):
+    # d(x/y)/dy = -(x/y)/y: the y cotangent reuses the x cotangent g / y
+    gx = div(g, y)
+    return _cotangents(x, y, gx, lambda: neg(mul(gx, ans)))
+
+
+div.vjp_all = _div_vjp
 div.jvp = (lambda t, ans, x, y: S.broadcast_like(div(t, y), ans),
            lambda t, ans, x, y: S.broadcast_like(neg(mul(t, div(ans, y))), ans))
 
-neg = Primitive("Neg", np.negative, expr="-{0}")
+
+def _neg_impl(x):
+    # A broadcast scalar (sub's reverse rule gets one from a sum) stays one: negating its
+    # single cell is free, negating the strided view element by element is not.
+    if isinstance(x, np.ndarray) and x.ndim > 0 and not any(x.strides) and x.size > 0:
+        return np.broadcast_to(np.negative(x.flat[0]), x.shape)
+    return np.negative(x)
+
+
+neg = Primitive("Neg", _neg_impl, expr="-{0}")
 neg.vjp = (lambda g, ans, x: neg(g),)
 neg.jvp = (lambda t, ans, x: neg(t),)
 
 
+# Python exponents with a cheaper exact-or-better NumPy function (as NumPy's own ``**`` does
+# for some of them): square and sqrt are correctly rounded, power is not always.
+_POW_FAST = {2: np.square, 0.5: np.sqrt, -1: np.reciprocal}
+
+
+def _pow_impl(x, y):
+    if type(y) in (int, float) and y in _POW_FAST and getattr(x, "dtype", None) is not None \
+            and x.dtype.kind == "f":
+        return getattr(xp_of(x), _POW_FAST[y].__name__)(x)
+    return xp_of(x).power(x, y)
+
+
 def _pow_dx(x, y, ans):
-    # d/dx x**y = y * x**(y-1); written without dividing by x so that x = 0 stays finite.
-    # A Python exponent stays a Python number, so it never changes the result's dtype.
-    y_minus_1 = y - 1 if isinstance(y, (int, float)) else sub(y, 1)
-    return mul(y, pow_(x, y_minus_1))
+    # d/dx x**y = y * x**(y-1): y * ans / x where that quotient is exact enough, the power
+    # itself elsewhere (x = 0 stays finite), see pow_dx. A Python exponent stays a Python
+    # number, so it never changes the result's dtype.
+    if isinstance(y, (int, float)) and (y - 1 in _POW_FAST or y - 1 in (0, 1)):
+        return mul(y, pow_(x, y - 1))  # a power as cheap as a division
+    return pow_dx(x, y, ans)
 
 
 def _pow_dy(x, ans):
     # d/dy x**y = log(x) * x**y, taken as 0 where x == 0 (the limit for y > 0).
     if isinstance(x, (int, float)):  # a Python base keeps log(x) a Python number (dtype)
         return mul(float(np.log(x)) if x != 0 else 0.0, ans)
-    safe = C.select(C.equal(x, 0), S.ones_like(x), x)
-    return mul(U.log(safe), ans)
+    return mul(U.log_or_zero(x), ans)
 
 
-pow_ = Primitive("Pow", checked_binary("Pow", np.power), expr="{0} ** {1}")
+pow_ = Primitive("Pow", checked_binary("Pow", _pow_impl))
 pow_.vjp = (lambda g, ans, x, y: S.unbroadcast(mul(g, _pow_dx(x, y, ans)), x),
             lambda g, ans, x, y: S.unbroadcast(mul(g, _pow_dy(x, ans)), y))
 pow_.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, _pow_dx(x, y, ans)), ans),
             lambda t, ans, x, y: S.broadcast_like(mul(t, _pow_dy(x, ans)), ans))
 
 
+def _pow_dx_impl(x, y, ans):
+    """y * x ** (y - 1) given ans = x ** y: y * ans / x (a division instead of a second
+    power) wherever that is exact to an ulp or two, that is where ans is a finite normal
+    number and the result finite; y * x ** (y - 1) itself at the other elements (x = 0,
+    overflow, underflow, NaN)."""
+    xp = xp_of(ans)
+    y1 = y - 1 if isinstance(y, (int, float)) else xp.subtract(y, 1)  # Python stays Python
+    if getattr(ans, "ndim", 0) == 0 or ans.dtype.kind != "f":
+        return xp.multiply(y, xp.power(x, y1))
+    with np.errstate(all="ignore"):
+        r = xp.true_divide(ans, x)
+        r *= y
+        tiny = xp.finfo(ans.dtype).tiny
+        # the usual case, all of ans positive and normal, takes two reductions
+        if not (ans.min() >= tiny and xp.isfinite(r).all()):
+            ok = xp.isfinite(r)
+            ok &= xp.abs(ans) >= tiny  # False for 0, subnormals and NaN
+            if not ok.all():
+                r = xp.where(ok, r, xp.multiply(y, xp.power(x, y1)))
+    return r
+
+
+# y * x ** (y - 1), pow's derivative in x, as a function of x and y; ``ans`` (x ** y) only
+# makes it cheaper and gets no gradient. Its own derivatives use pow one power lower.
+pow_dx = Primitive("PowDx", _pow_dx_impl)
+
+
+def _minus_one(y):
+    return y - 1 if isinstance(y, (int, float)) else sub(y, 1)
+
+
+def _pow_dx_dx(x, y):
+    # d/dx [y x^(y-1)] = y * d/dx x^(y-1)
+    y1 = _minus_one(y)
+    return mul(y, _pow_dx(x, y1, pow_(x, y1)))
+
+
+def _pow_dx_dy(x, y):
+    # d/dy [y x^(y-1)] = x^(y-1) (1 + y log x)
+    return mul(pow_(x, _minus_one(y)), add(1, mul(y, U.log_or_zero(x))))
+
+
+pow_dx.vjp = (lambda g, ans, x, y, p: S.unbroadcast(mul(g, _pow_dx_dx(x, y)), x),
+              lambda g, ans, x, y, p: S.unbroadcast(mul(g, _pow_dx_dy(x, y)), y),
+              None)
+pow_dx.jvp = (lambda t, ans, x, y, p: S.broadcast_like(mul(t, _pow_dx_dx(x, y)), ans),
+              lambda t, ans, x, y, p: S.broadcast_like(mul(t, _pow_dx_dy(x, y)), ans),
+              None)
+
+
 def _selection_rules(prim, cond_fn):
     """Rules for maximum/minimum: the gradient goes to the selected input; on ties it goes
-    to x, as in MindSpore."""
+    to x, as in MindSpore. The cotangent is multiplied by the boolean mask itself (NumPy
+    takes it as 0/1), which saves a cast; y's cotangent is the rest, g - gx."""
 
-    def mask_x(x, y, like):
-        return S.cast(cond_fn(x, y), S.dtype_of(like))
+    def vjp_all(g, ans, x, y):
+        gx = mul(g, cond_fn(x, y))
+        return _cotangents(x, y, gx, lambda: sub(g, gx))
 
-    def mask_y(x, y, like):
-        return S.cast(C.logical_not(cond_fn(x, y)), S.dtype_of(like))
+    def mask_y(x, y):
+        return C.logical_not(cond_fn(x, y))
 
-    prim.vjp = (lambda g, ans, x, y: S.unbroadcast(mul(g, mask_x(x, y, g)), x),
-                lambda g, ans, x, y: S.unbroadcast(mul(g, mask_y(x, y, g)), y))
-    prim.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, mask_x(x, y, t)), ans),
-                lambda t, ans, x, y: S.broadcast_like(mul(t, mask_y(x, y, t)), ans))
+    prim.vjp_all = vjp_all
+    prim.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, cond_fn(x, y)), ans),
+                lambda t, ans, x, y: S.broadcast_like(mul(t, mask_y(x, y)), ans))
 
 
-maximum = Primitive("Maximum", checked_binary("Maximum", np.maximum))
+def _bound(v) -> bool:
+    """A finite Python number (not a bool) that a float array can be clipped at."""
+    return (type(v) is float and math.isfinite(v)) or (type(v) is int and abs(v) < 2 ** 53)
+
+
+def _extremum_impl(name, fn, clip_args):
+    """np.maximum/np.minimum; against a finite Python number, np.clip, which NumPy vectorizes
+    (np.maximum(x, 0) is three times slower than np.clip(x, 0, inf)). Only the sign of a zero
+    result can differ."""
+
+    def impl(x, y):
+        if _bound(y) and getattr(x, "ndim", 0) > 0 and x.dtype.kind == "f":
+            return xp_of(x).clip(x, *clip_args(y))
+        if _bound(x) and getattr(y, "ndim", 0) > 0 and y.dtype.kind == "f":
+            return xp_of(y).clip(y, *clip_args(x))
+        return fn(x, y)
+
+    return checked_binary(name, impl)
+
+
+maximum = Primitive("Maximum", _extremum_impl("Maximum", np.maximum, lambda v: (v, math.inf)))
 _selection_rules(maximum, C.greater_equal)
-minimum = Primitive("Minimum", checked_binary("Minimum", np.minimum))
+minimum = Primitive("Minimum", _extremum_impl("Minimum", np.minimum, lambda v: (-math.inf, v)))
 _selection_rules(minimum, C.less_equal)
 
 floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), nondiff=True)
@@ -89,18 +220,28 @@ floor_mod = Primitive("FloorMod", checked_binary("FloorMod", np.mod), nondiff=Tr
 atan2 = Primitive("Atan2", checked_binary("Atan2", np.arctan2))
 
 
-def _atan2_den(x, y):
-    return add(mul(x, x), mul(y, y))
+def _square(v):
+    return v * v if isinstance(v, (int, float)) else mul(v, v)  # a Python number stays one
 
 
-atan2.vjp = (lambda g, ans, x, y: S.unbroadcast(mul(g, div(y, _atan2_den(x, y))), x),
-             lambda g, ans, x, y: S.unbroadcast(mul(g, neg(div(x, _atan2_den(x, y)))), y))
-atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, div(y, _atan2_den(x, y))), ans),
-             lambda t, ans, x, y: S.broadcast_like(mul(t, neg(div(x, _atan2_den(x, y)))), ans))
+def _atan2_scale(v, x, y):
+    """v / (x^2 + y^2), shared by both cotangents."""
+    return div(v, add(_square(x), _square(y)))
+
+
+def _atan2_vjp(g, ans, x, y):
+    r = _atan2_scale(g, x, y)
+    return _cotangents(x, y, mul(r, y), lambda: neg(mul(r, x)))
+
+
+atan2.vjp_all = _atan2_vjp
+atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(_atan2_scale(t, x, y), y), ans),
+             lambda t, ans, x, y: S.broadcast_like(neg(mul(_atan2_scale(t, x, y), x)), ans))
 
 from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
 
-B.defelementwise(add, sub, mul, div, neg, pow_, maximum, minimum, floor_div, floor_mod, atan2)
+B.defelementwise(add, sub, mul, div, neg, pow_, pow_dx, maximum, minimum, floor_div, floor_mod,
+                 atan2)
 
 from . import taylor_rules as T  # noqa: E402
 

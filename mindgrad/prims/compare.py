@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.primitive import Primitive
-from ._util import checked_binary
+from ._util import checked_binary, xp_of
 from . import shape as S
 
 
@@ -27,9 +27,45 @@ isinf = Primitive("IsInf", np.isinf, nondiff=True)
 isfinite = Primitive("IsFinite", np.isfinite, nondiff=True)
 
 
+_BLEND_MIN_SIZE = 4096
+
+
+def _blend(cond, x, y):
+    """np.where(cond, x, y) as bit operations on integers of the result's width:
+    y ^ ((x ^ y) & -cond). Exact (the bits of the chosen value), and for large arrays several
+    times faster than np.where, whose branch per element stalls on irregular masks. None
+    where it does not apply (then np.where does it)."""
+    if not (isinstance(cond, np.ndarray) and cond.dtype == np.bool_
+            and cond.size >= _BLEND_MIN_SIZE):
+        return None
+    for a in (x, y):
+        if not isinstance(a, (np.ndarray, np.generic, int, float, bool)):
+            return None  # a CuPy array (np.where is not a bottleneck there) or an object
+    dt = np.result_type(x, y)
+    if dt.kind not in "biufc" or dt.itemsize not in (1, 2, 4, 8):
+        return None
+    it = np.dtype(f"i{dt.itemsize}")
+    xi = np.asarray(x, dt).view(it)
+    yi = np.asarray(y, dt).view(it)
+    if yi.ndim == 0 and yi == 0:  # select(cond, g, 0): the reverse rule's form
+        m = cond.astype(it)
+        np.negative(m, out=m)  # 0 / all bits set
+        return np.bitwise_and(xi, m).view(dt)
+    if xi.ndim == 0 and xi == 0:
+        m = cond.astype(it)
+        m -= 1  # all bits set where cond is False
+        return np.bitwise_and(yi, m).view(dt)
+    m = cond.astype(it)
+    np.negative(m, out=m)
+    d = np.bitwise_xor(xi, yi)
+    d = np.bitwise_and(d, m, out=d if d.shape == np.broadcast_shapes(d.shape, m.shape) else None)
+    return np.bitwise_xor(d, yi, out=d).view(dt)
+
+
 def _select_impl(cond, x, y):
     try:
-        return np.where(cond, x, y)
+        out = _blend(cond, x, y)
+        return xp_of(cond).where(cond, x, y) if out is None else out
     except ValueError:
         raise ValueError(f"For 'Select', the shapes of condition {list(np.shape(cond))}, x "
                          f"{list(np.shape(x))} and y {list(np.shape(y))} can not broadcast."
@@ -40,8 +76,8 @@ select = Primitive("Select", _select_impl)
 
 
 def _zeros_where(cond, g, keep_when):
-    z = S.zeros_like(g)
-    return select(cond, g, z) if keep_when else select(cond, z, g)
+    # a Python 0 rather than zeros_like(g): no array to fill, and _blend masks g in one pass
+    return select(cond, g, 0) if keep_when else select(cond, 0, g)
 
 
 select.vjp = (None,

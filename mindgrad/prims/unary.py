@@ -18,14 +18,39 @@ from ._util import xp_of
 
 
 def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
-          nondiff: bool = False) -> Primitive:
-    """A unary primitive whose derivative is ``deriv(x, ans)``."""
+          apply: Callable | None = None, nondiff: bool = False) -> Primitive:
+    """A unary primitive whose derivative is ``deriv(x, ans, **params)``. ``apply(v, x, ans,
+    **params)``, when given, is ``v * deriv(x, ans)`` computed with fewer passes (one division
+    by ``x`` rather than a reciprocal and a product, a product with a boolean mask rather than
+    a cast and a product); the reverse and forward rules use it, the Taylor rule ``deriv``."""
     p = Primitive(name, fn, nondiff=nondiff)
     if deriv is not None:
-        p.vjp = (lambda g, ans, x: A.mul(g, deriv(x, ans)),)
-        p.jvp = (lambda t, ans, x: A.mul(t, deriv(x, ans)),)
-        p.taylor = T.from_derivative(p, deriv)
+        if apply is None:
+            def apply(v, x, ans, **params):
+                return A.mul(v, deriv(x, ans, **params))
+        p.vjp = (lambda g, ans, x, **params: apply(g, x, ans, **params),)
+        p.jvp = (lambda t, ans, x, **params: apply(t, x, ans, **params),)
+        p.taylor = _taylor_rule(p, deriv)
     return p
+
+
+def _taylor_rule(p: Primitive, deriv: Callable) -> Callable:
+    """``T.from_derivative`` with the primitive's parameters bound into ``deriv``."""
+    plain = T.from_derivative(p, deriv)
+
+    def rule(primals, series, **params):
+        if not params:
+            return plain(primals, series)
+        return T.from_derivative(p, functools.partial(deriv, **params))(primals, series,
+                                                                          **params)
+
+    return rule
+
+
+def _is_float_array(a) -> bool:
+    """An array (not a 0-d NumPy scalar) of floating dtype: one an implementation may
+    overwrite when it made it itself."""
+    return getattr(a, "ndim", 0) > 0 and a.dtype.kind == "f"
 
 
 @functools.cache
@@ -64,36 +89,226 @@ def _one_minus_sq(v):
     return A.sub(1, _sq(v))
 
 
+def _div_by(den: Callable) -> Callable:
+    """``apply`` for a derivative ``1 / den(x)``: one division."""
+    return lambda v, x, ans: A.div(v, den(x))
+
+
+# --- implementations that reuse their own temporaries -----------------------------------------
+def _rsqrt_impl(x):
+    r = xp_of(x).sqrt(x)
+    if not _is_float_array(r):
+        return 1 / r
+    return xp_of(r).divide(1, r, out=r)
+
+
+def _sigmoid_impl(x):
+    # 1 / (1 + e^-x) as (tanh(x/2) + 1) / 2: no overflow, no division
+    xp = xp_of(x)
+    t = xp.multiply(x, 0.5)
+    if not _is_float_array(t):
+        return 0.5 * (xp.tanh(t) + 1)
+    xp.tanh(t, out=t)
+    t += 1
+    t *= 0.5
+    return t
+
+
+def _relu_impl(x):
+    # np.clip with two bounds is vectorized; np.maximum(x, 0) with a scalar is three times slower
+    if _is_float_array(x):
+        return xp_of(x).clip(x, 0, math.inf)
+    return xp_of(x).maximum(x, 0)
+
+
+def _softplus_impl(x):
+    # log(1 + e^x) without overflow: max(x, 0) + log1p(e^-|x|)
+    xp = xp_of(x)
+    t = xp.abs(x)
+    if not _is_float_array(t):
+        return xp.maximum(x, 0) + xp.log1p(xp.exp(-t))
+    xp.negative(t, out=t)
+    xp.exp(t, out=t)
+    xp.log1p(t, out=t)
+    t += _relu_impl(x)
+    return t
+
+
+def _clip_impl(x, lo, hi):
+    # ±inf for a missing bound: np.clip with one bound is not vectorized
+    return xp_of(x).clip(x, -math.inf if lo is None else lo, math.inf if hi is None else hi)
+
+
+def _leaky_relu_impl(x, alpha):
+    xp = xp_of(x)
+    if 0 < alpha <= 1:  # alpha x lies between 0 and x: the larger of the two is the answer
+        t = xp.multiply(x, alpha)
+        return xp.maximum(x, t, out=t) if _is_float_array(t) else xp.maximum(x, t)
+    if alpha > 1:
+        return xp.minimum(x, xp.multiply(x, alpha))
+    if alpha == 0:
+        return _relu_impl(x)
+    from .compare import _select_impl
+
+    return _select_impl(xp.greater(x, 0), x, xp.multiply(x, alpha))
+
+
+def _leaky_slope_impl(x, alpha):
+    """The derivative of leaky_relu, 1 where x > 0 and alpha elsewhere, in x's dtype."""
+    xp = xp_of(x)
+    d = xp.greater(x, 0).astype(x.dtype if x.dtype.kind == "f" else xp.float64)
+    if _is_float_array(d):
+        d *= 1 - alpha
+        d += alpha
+        return d
+    return d * (1 - alpha) + alpha
+
+
+def _elu_impl(x, alpha):
+    xp = xp_of(x)
+    if not _is_float_array(x):
+        return xp.where(x > 0, x, alpha * xp.expm1(xp.minimum(x, 0)))
+    t = xp.clip(x, -math.inf, 0)  # x > 0: x + alpha expm1(0) = x exactly
+    xp.expm1(t, out=t)
+    if alpha != 1:
+        t *= alpha
+    t += _relu_impl(x)
+    return t
+
+
+# --- the primitives ------------------------------------------------------------------------------
+_LN2, _LN10 = math.log(2.0), math.log(10.0)
+
 exp = unary("Exp", np.exp, lambda x, ans: ans)
-log = unary("Log", np.log, lambda x, ans: A.div(1, x))
+exp2 = unary("Exp2", np.exp2, lambda x, ans: A.mul(ans, _LN2))
+log = unary("Log", np.log, lambda x, ans: A.div(1, x), apply=_div_by(lambda x: x))
+log2 = unary("Log2", np.log2, lambda x, ans: A.div(1 / _LN2, x),
+             apply=_div_by(lambda x: A.mul(x, _LN2)))
+log10 = unary("Log10", np.log10, lambda x, ans: A.div(1 / _LN10, x),
+              apply=_div_by(lambda x: A.mul(x, _LN10)))
 sin = unary("Sin", np.sin, lambda x, ans: cos(x))
 cos = unary("Cos", np.cos, lambda x, ans: A.neg(sin(x)))
 tan = unary("Tan", np.tan, lambda x, ans: A.add(1, _sq(ans)))
 sinh = unary("Sinh", np.sinh, lambda x, ans: cosh(x))
 cosh = unary("Cosh", np.cosh, lambda x, ans: sinh(x))
 tanh = unary("Tanh", np.tanh, lambda x, ans: _one_minus_sq(ans))
-asin = unary("Asin", np.arcsin, lambda x, ans: rsqrt(_one_minus_sq(x)))
-acos = unary("ACos", np.arccos, lambda x, ans: A.neg(rsqrt(_one_minus_sq(x))))
-atan = unary("Atan", np.arctan, lambda x, ans: A.div(1, A.add(1, _sq(x))))
-asinh = unary("Asinh", np.arcsinh, lambda x, ans: rsqrt(A.add(_sq(x), 1)))
-acosh = unary("Acosh", np.arccosh, lambda x, ans: rsqrt(A.sub(_sq(x), 1)))
-atanh = unary("Atanh", np.arctanh, lambda x, ans: A.div(1, _one_minus_sq(x)))
+asin = unary("Asin", np.arcsin, lambda x, ans: rsqrt(_one_minus_sq(x)),
+             apply=_div_by(lambda x: sqrt(_one_minus_sq(x))))
+acos = unary("ACos", np.arccos, lambda x, ans: A.neg(rsqrt(_one_minus_sq(x))),
+             apply=lambda v, x, ans: A.neg(A.div(v, sqrt(_one_minus_sq(x)))))
+atan = unary("Atan", np.arctan, lambda x, ans: A.div(1, A.add(1, _sq(x))),
+             apply=_div_by(lambda x: A.add(1, _sq(x))))
+asinh = unary("Asinh", np.arcsinh, lambda x, ans: rsqrt(A.add(_sq(x), 1)),
+              apply=_div_by(lambda x: sqrt(A.add(_sq(x), 1))))
+acosh = unary("Acosh", np.arccosh, lambda x, ans: rsqrt(A.sub(_sq(x), 1)),
+              apply=_div_by(lambda x: sqrt(A.sub(_sq(x), 1))))
+atanh = unary("Atanh", np.arctanh, lambda x, ans: A.div(1, _one_minus_sq(x)),
+              apply=_div_by(_one_minus_sq))
 sqrt = unary("Sqrt", np.sqrt, lambda x, ans: A.div(0.5, ans))
-rsqrt = unary("Rsqrt", lambda x: 1 / np.sqrt(x), lambda x, ans: A.mul(-0.5, A.mul(ans, _sq(ans))))
+# d/dx x^(-1/2) = -x^(-3/2) / 2 = -ans / (2 x)
+rsqrt = unary("Rsqrt", _rsqrt_impl, lambda x, ans: A.mul(-0.5, A.div(ans, x)))
 square = unary("Square", np.square, lambda x, ans: A.mul(2, x))
 reciprocal = unary("Reciprocal", np.reciprocal, lambda x, ans: A.neg(_sq(ans)))
 abs_ = unary("Abs", np.abs, lambda x, ans: sign(x))
 expm1 = unary("Expm1", np.expm1, lambda x, ans: A.add(ans, 1))
-log1p = unary("Log1p", np.log1p, lambda x, ans: A.div(1, A.add(x, 1)))
+log1p = unary("Log1p", np.log1p, lambda x, ans: A.div(1, A.add(x, 1)),
+              apply=_div_by(lambda x: A.add(x, 1)))
 erf = unary("Erf", _special("erf"),
             lambda x, ans: A.mul(2 / math.sqrt(math.pi), exp(A.neg(_sq(x)))))
 # erfc is its own primitive: 1 - erf(x) loses every digit of erfc's tail (erfc(10) ~ 2e-45)
 erfc = unary("Erfc", _special("erfc"),
              lambda x, ans: A.mul(-2 / math.sqrt(math.pi), exp(A.neg(_sq(x)))))
-sigmoid = unary("Sigmoid", lambda x: 0.5 * (np.tanh(0.5 * x) + 1),
-                lambda x, ans: A.mul(ans, A.sub(1, ans)))
-relu = unary("ReLU", lambda x: np.maximum(x, 0),
-             lambda x, ans: S.cast(C.greater(x, 0), S.dtype_of(x)))
+sigmoid = unary("Sigmoid", _sigmoid_impl, lambda x, ans: A.mul(ans, A.sub(1, ans)))
+
+
+def _step(x):
+    """1 where x > 0, else 0, in x's dtype (the derivative of relu)."""
+    return S.cast(C.greater(x, 0), S.dtype_of(x))
+
+
+# A product with the boolean mask itself saves the cast (NumPy multiplies by it directly).
+relu = unary("ReLU", _relu_impl, lambda x, ans: _step(x),
+             apply=lambda v, x, ans: A.mul(v, C.greater(x, 0)))
+# softplus' derivative is the sigmoid, 1 - e^(-softplus(x)), taken from the output
+softplus = unary("Softplus", _softplus_impl, lambda x, ans: A.neg(expm1(A.neg(ans))))
+
+
+def _inside(x, lo, hi):
+    return C.logical_and(C.greater(x, lo), C.less(x, hi))
+
+
+# The gradient passes strictly inside (0, 6), as in MindSpore's ReLU6Grad.
+relu6 = unary("ReLU6", lambda x: xp_of(x).clip(x, 0, 6),
+              lambda x, ans: S.cast(_inside(x, 0, 6), S.dtype_of(x)),
+              apply=lambda v, x, ans: A.mul(v, _inside(x, 0, 6)))
+# clip_by_value with constant bounds: the gradient passes where the value is not clipped
+# (at a bound too, as maximum/minimum give ties to x)
+clip = unary("ClipByValue", _clip_impl,
+             lambda x, ans, lo, hi: S.cast(C.equal(ans, x), S.dtype_of(x)),
+             apply=lambda v, x, ans, lo, hi: A.mul(v, C.equal(ans, x)))
+
+# The slope of leaky_relu is piecewise constant: a primitive without gradient.
+leaky_slope = Primitive("LeakyReLUSlope", _leaky_slope_impl, nondiff=True)
+leaky_relu = unary("LeakyReLU", _leaky_relu_impl, lambda x, ans, alpha: leaky_slope(x, alpha=alpha))
+
+
+def _hswish_impl(x):
+    # x * relu6(x + 3) / 6, in one temporary
+    xp = xp_of(x)
+    t = xp.add(x, 3)
+    if not _is_float_array(t):
+        return x * (xp.clip(t, 0, 6) / 6)
+    xp.clip(t, 0, 6, out=t)
+    t /= 6
+    t *= x
+    return t
+
+
+def _hswish_grad_impl(x):
+    # 0 for x <= -3, (2x + 3) / 6 = x / 3 + 1/2 between, 1 for x >= 3
+    xp = xp_of(x)
+    d = xp.multiply(x, 1 / 3)
+    if not _is_float_array(d):
+        return xp.where(x <= -3, 0, xp.where(x >= 3, 1, d + 0.5)).astype(d.dtype)
+    d += 0.5
+    d *= (x > -3) & (x < 3)
+    d += x >= 3
+    return d
+
+
+# The derivative of hardswish is a primitive of its own (MindSpore's HSwishGrad): one pass
+# over x instead of a dozen small operations; its own derivative is 1/3 on (-3, 3).
+hswish_grad = unary("HSwishGrad", _hswish_grad_impl,
+                    lambda x, ans: A.mul(S.cast(_inside(x, -3, 3), S.dtype_of(x)), 1 / 3))
+hswish = unary("HSwish", _hswish_impl, lambda x, ans: hswish_grad(x))
+
+
+def _elu_deriv(x, ans, alpha):
+    # 1 where x > 0, else alpha e^x = ans + alpha; for alpha = 1 (MindSpore's only value)
+    # that is min(ans, 0) + 1, as ans > 0 exactly where x > 0
+    if alpha == 1:
+        return A.add(A.minimum(ans, 0.0), 1.0)
+    return C.select(C.greater(x, 0), 1.0, A.add(ans, alpha))
+
+
+elu = unary("Elu", _elu_impl, _elu_deriv)
+
+def _log_or_zero_impl(x):
+    xp = xp_of(x)
+    zero = xp.equal(x, 0)
+    if not zero.any():
+        return xp.log(x)
+    return xp.log(xp.where(zero, 1, x))
+
+
+def _log_or_zero_deriv(x, ans):
+    zero = C.equal(x, 0)
+    return C.select(zero, 0.0, A.div(1, C.select(zero, 1.0, x)))
+
+
+# log(x) with log(0) taken as 0 (and a zero derivative there): the factor log(x) of
+# d(x**y)/dy, whose other factor x**y vanishes at x = 0 for y > 0.
+log_or_zero = unary("LogOrZero", _log_or_zero_impl, _log_or_zero_deriv)
 
 sign = unary("Sign", np.sign, nondiff=True)
 floor = unary("Floor", np.floor, nondiff=True)
@@ -102,9 +317,10 @@ round_ = unary("Round", np.round, nondiff=True)
 
 from . import batch_rules as B  # noqa: E402
 
-B.defelementwise(exp, log, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan, asinh, acosh,
-                 atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf, erfc, sigmoid,
-                 relu, sign, floor, ceil, round_)
+B.defelementwise(exp, exp2, log, log2, log10, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan,
+                 asinh, acosh, atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf,
+                 erfc, sigmoid, relu, softplus, relu6, clip, leaky_slope, leaky_relu, elu, hswish,
+                 hswish_grad, log_or_zero, sign, floor, ceil, round_)
 
 # sin/cos and sinh/cosh propagate together (their derivatives refer to each other).
 sin.taylor = T.sin_cos(sin, cos, -1.0, True)
