@@ -153,7 +153,7 @@ def torch_fns(xa, ya, weights) -> dict:
         with torch.no_grad():
             for p, g in zip(ps, grads):
                 p -= LR * g
-        return loss
+        return loss.detach()
 
     _check_losses("PyTorch eager", [float(torch_step()) for _ in range(3)], xa, ya, weights)
     return {"PyTorch eager": torch_step}
