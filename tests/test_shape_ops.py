@@ -258,3 +258,26 @@ def test_split_stack_unstack_edges_and_errors():
     want = [[1, 0, 0], [1, 0, 0]]
     np.testing.assert_array_equal(ops.grad(f)(x).asnumpy(), want)
     np.testing.assert_array_equal(ms.jit(ops.grad(f))(x).asnumpy(), want)
+
+
+@pytest.mark.parametrize("x,shape", [
+    (np.array(2.0, np.float32), (3, 4)),
+    (np.broadcast_to(np.float64(3), (4,)), (2, 3, 4)),   # a broadcast of a broadcast
+    (np.broadcast_to(np.float64(3), (1, 4)), (5, 4)),
+    (np.arange(4.0), (2, 4)),
+    (np.array(True), (3,)),
+])
+def test_broadcast_views_match_numpy(x, shape) -> None:
+    from mindgrad.prims.shape import _broadcast_impl
+
+    got, want = _broadcast_impl(x, shape), np.broadcast_to(x, shape)
+    assert got.shape == want.shape and got.dtype == want.dtype and got.strides == want.strides
+    np.testing.assert_array_equal(got, want)
+    assert not got.flags.writeable  # a view of one cell: never written through
+
+
+def test_broadcast_error_names_the_shapes() -> None:
+    from mindgrad.prims.shape import _broadcast_impl
+
+    with pytest.raises(ValueError, match=r"input shape \[4\] can not be broadcast to \[3\]"):
+        _broadcast_impl(np.broadcast_to(np.float64(3), (4,)), (3,))

@@ -51,7 +51,25 @@ transpose.vjp = (lambda g, ans, x, perm: transpose(g, perm=_inverse_perm(perm)),
 transpose.jvp = (lambda t, ans, x, perm: transpose(t, perm=perm),)
 
 
+def _broadcast_scalar_view(x, shape):
+    """np.broadcast_to for a NumPy array that holds one value in every element (0-d, or a
+    broadcast itself, like the cotangent of a sum), without its Python-level checks, which
+    cost more than the rest of an eager sum's reverse rule: a read-only view of that one
+    value with stride 0 everywhere. None where it does not apply."""
+    if type(x) is not np.ndarray or any(x.strides) or not x.size or x.ndim > len(shape):
+        return None
+    if any(d != 1 and d != s for d, s in zip(x.shape[::-1], shape[::-1])):
+        return None  # not broadcastable: np.broadcast_to raises the error
+    cell = x[(0,) * x.ndim] if x.ndim else x
+    out = np.ndarray(shape, x.dtype, buffer=cell, strides=(0,) * len(shape))
+    out.flags.writeable = False
+    return out
+
+
 def _broadcast_impl(x, shape):
+    out = _broadcast_scalar_view(x, tuple(shape))
+    if out is not None:
+        return out
     try:
         return xp_of(x).broadcast_to(x, shape)
     except ValueError:
