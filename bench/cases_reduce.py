@@ -129,22 +129,20 @@ def ref_log_softmax(x, cot=ones_cot):
     return (y * g).sum(), [g - e * (g.sum(1, keepdims=True) / s)]
 
 
-def ref_argmax_gather(x, cot=ones_cot):
-    i = x.argmax(1)
-    y = x[ROWS, i]
-    g = cot(y)
-    gx = np.zeros_like(x)
-    gx[ROWS, i] = g
-    return (y * g).sum(), [gx]
+def _ref_gather_at(pick):
+    """Forward + backward of x[rows, pick(x)]: the whole cotangent goes to the picked one."""
+    def ref(x, cot=ones_cot):
+        i = pick(x)
+        y = x[ROWS, i]
+        g = cot(y)
+        gx = np.zeros_like(x)
+        gx[ROWS, i] = g
+        return (y * g).sum(), [gx]
+    return ref
 
 
-def ref_argmin_gather(x, cot=ones_cot):
-    i = x.argmin(1)
-    y = x[ROWS, i]
-    g = cot(y)
-    gx = np.zeros_like(x)
-    gx[ROWS, i] = g
-    return (y * g).sum(), [gx]
+ref_argmax_gather = _ref_gather_at(lambda x: x.argmax(1))
+ref_argmin_gather = _ref_gather_at(lambda x: x.argmin(1))
 
 
 _ROWS_T = T(ROWS)
