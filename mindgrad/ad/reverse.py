@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..common.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer, bind, missing_rule
+from ..core.primitive import Primitive, Trace, Tracer, bind, eager, missing_rule, state
 from ..prims.arith import add
 from ..prims.shape import zeros_like
 
@@ -45,8 +45,20 @@ class ReverseTrace(Trace):
         return t
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        primals, ids = self.unpack(args, "idx")
-        out = bind(prim, primals, params)
+        primals, ids = [], []
+        for a in args:
+            if getattr(a, "_trace", None) is self:
+                primals.append(a.primal)
+                ids.append(a.idx)
+            else:
+                primals.append(a)
+                ids.append(None)
+        if self.level == 0 and state.dynamic is None:
+            # nothing beneath this trace: run the operation now (what ``bind`` would find
+            # after scanning the arguments again)
+            out = eager(prim, primals, params)
+        else:
+            out = bind(prim, primals, params)
         if prim.nondiff:
             return out
         return self._record(prim, params, ids, primals, out)
@@ -57,8 +69,11 @@ class ReverseTrace(Trace):
             wrapped = tuple(self.new_tracer(o) for o in out)
             out_ids = tuple(w.idx for w in wrapped)
         else:
-            wrapped = self.new_tracer(out)
-            out_ids = wrapped.idx
+            wrapped = _new(ReverseTracer)
+            wrapped._trace = self
+            wrapped.primal = out
+            wrapped.idx = out_ids = self.count
+            self.count += 1
         self.tape.append((prim, params, ids, primals, out, out_ids))
         return wrapped
 
@@ -78,32 +93,36 @@ class ReverseTrace(Trace):
             if ct is not None and getattr(tr, "_trace", None) is self:
                 prev = cts.get(tr.idx)
                 cts[tr.idx] = ct if prev is None else add(prev, ct)
+        pop = cts.pop
         for prim, params, ids, primals, out, out_ids in reversed(self.tape):
             if prim.multiple_results:
-                g = [cts.pop(i, None) for i in out_ids]
+                g = [pop(i, None) for i in out_ids]
                 if all(c is None for c in g):
                     continue
                 g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
             else:
-                g = cts.pop(out_ids, None)
+                g = pop(out_ids, None)
                 if g is None:
                     continue
             if prim.vjp_all is not None:
                 in_cts = prim.vjp_all(g, out, *primals, **params)
             elif prim.vjp is not None:
                 rules = prim.vjp
+                n = len(rules)
                 in_cts = [None] * len(ids)
                 for i, k in enumerate(ids):
-                    if k is not None and i < len(rules) and rules[i] is not None:
+                    if k is not None and i < n and rules[i] is not None:
                         in_cts[i] = rules[i](g, out, *primals, **params)
             else:
                 raise missing_rule(prim, "reverse-mode (grad/vjp)")
             for k, ct in zip(ids, in_cts):
-                if k is None or ct is None:
-                    continue
-                prev = cts.get(k)
-                cts[k] = ct if prev is None else add(prev, ct)
+                if k is not None and ct is not None:
+                    prev = cts.get(k)
+                    cts[k] = ct if prev is None else add(prev, ct)
         return cts
+
+
+_new = object.__new__
 
 
 def is_tracer_of(x: Any, trace: Trace) -> bool:

@@ -56,11 +56,18 @@ def _broadcast_scalar_view(x, shape):
     broadcast itself, like the cotangent of a sum), without its Python-level checks, which
     cost more than the rest of an eager sum's reverse rule: a read-only view of that one
     value with stride 0 everywhere. None where it does not apply."""
-    if type(x) is not np.ndarray or any(x.strides) or not x.size or x.ndim > len(shape):
+    if isinstance(x, np.generic):  # a reduction's NumPy scalar (read-only already)
+        cell = x
+    elif type(x) is not np.ndarray:
         return None
-    if any(d != 1 and d != s for d, s in zip(x.shape[::-1], shape[::-1])):
-        return None  # not broadcastable: np.broadcast_to raises the error
-    cell = x[(0,) * x.ndim] if x.ndim else x
+    elif not x.ndim:
+        cell = x
+    else:
+        if any(x.strides) or not x.size or x.ndim > len(shape):
+            return None
+        if any(d != 1 and d != s for d, s in zip(x.shape[::-1], shape[::-1])):
+            return None  # not broadcastable: np.broadcast_to raises the error
+        cell = x[(0,) * x.ndim]
     out = np.ndarray(shape, x.dtype, buffer=cell, strides=(0,) * len(shape))
     out.flags.writeable = False
     return out
