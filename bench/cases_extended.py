@@ -37,6 +37,14 @@ def ref_gather_nd(x, idx, cot=ones_cot):
     return (y * g).sum(), [gx]
 
 
+def ref_scatter_nd(u, idx, cot=ones_cot):
+    i, j = idx[:, 0], idx[:, 1]
+    y = np.zeros((512, 512), u.dtype)
+    np.add.at(y, (i, j), u)
+    g = cot(y)
+    return (y * g).sum(), [g[i, j]]
+
+
 def ref_scatter_add(x, u, idx, cot=ones_cot):
     i, j = idx[:, 0], idx[:, 1]
     y = x.copy()
@@ -231,12 +239,12 @@ def matrices(batch, n, extra=False, sym=False):
     return make
 
 
-def with_pairs(extra_update=False):
+def with_pairs(extra_update=False, only_update=False):
     def make(rng):
         x = rng.standard_normal((512, 512)).astype(F32)
         idx = rng.integers(0, 512, (100_000, 2))
-        arrays = [x] + ([rng.standard_normal(100_000).astype(F32)] if extra_update else [])
-        return arrays, {"idx": idx}
+        u = [rng.standard_normal(100_000).astype(F32)] if extra_update or only_update else []
+        return ([] if only_update else [x]) + u, {"idx": idx}
     return make
 
 
@@ -256,6 +264,8 @@ CASES = [
          lambda x: ops.pad(x, (1, 1, 1, 1)), ref_pad),
     Case("gather_nd", "512x512, 100k idx", with_pairs(),
          lambda x, idx: ops.gather_nd(x, T(idx)), ref_gather_nd),
+    Case("scatter_nd", "100k -> 512x512", with_pairs(only_update=True),
+         lambda u, idx: ops.scatter_nd(T(idx), u, (512, 512)), ref_scatter_nd),
     Case("tensor_scatter_add", "512x512, 100k idx", with_pairs(True),
          lambda x, u, idx: ops.tensor_scatter_add(x, T(idx), u), ref_scatter_add),
     Case("tensor_scatter_update", "512x512, 100k idx", with_pairs(True),

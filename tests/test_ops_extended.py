@@ -297,6 +297,10 @@ ROWS_TABLE = [
         lambda x: x[tuple(ND_IDX.T)], N((3, 4))),
     Row("gather_nd_rows", lambda x: ops.GatherNd()(x, ROWI), lambda x: x[ROW_IDX[:, 0]],
         N((3, 2, 2))),
+    Row("scatter_nd", lambda u: ops.scatter_nd(NDI, u, (3, 4)),
+        lambda u: scatter_add_ref(np.zeros((3, 4)), ND_IDX, u), N((4,))),
+    Row("ScatterNd_rows", lambda u: ops.ScatterNd()(ROWI, u, (3, 2)),
+        lambda u: scatter_add_ref(np.zeros((3, 2)), ROW_IDX, u), N((2, 2))),
     Row("tensor_scatter_add", lambda x, u: ops.tensor_scatter_add(x, NDI, u),
         lambda x, u: scatter_add_ref(x, ND_IDX, u), N((3, 4), (4,))),
     Row("tensor_scatter_add_rows", lambda x, u: ops.TensorScatterAdd()(x, ROWI, u),
@@ -695,6 +699,12 @@ ERRORS = [
      "integer"),
     ("gather_nd_depth", lambda: ops.gather_nd(M33, T(np.array([[0, 1, 2]]))), ValueError,
      "last dimension"),
+    ("scatter_nd_shape_type", lambda: ops.scatter_nd(NDI, T(np.zeros(4)), [3, 0]), TypeError,
+     "positive ints"),
+    ("scatter_nd_updates", lambda: ops.scatter_nd(NDI, T(np.zeros(3)), (3, 4)), ValueError,
+     "'updates' must have shape"),
+    ("scatter_nd_range", lambda: ops.scatter_nd(NDI, T(np.zeros(4)), (2, 4)), IndexError,
+     "out of range"),
     ("scatter_updates_shape", lambda: ops.tensor_scatter_add(M33, T(np.array([[0, 1]])),
                                                              T(np.zeros(2))), ValueError,
      "updates"),
@@ -753,3 +763,13 @@ def test_tensor_methods_and_aliases() -> None:
         np.testing.assert_array_equal(getattr(y, name)().asnumpy(), ref(y.asnumpy()))
         g = ops.grad(lambda t, name=name: (getattr(t, name)() * t).sum())(y).asnumpy()
         np.testing.assert_array_equal(g, ref(y.asnumpy()))  # zero gradient through the op
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
+def test_scatter_nd_keeps_dtype_and_accumulates(dtype):
+    updates = np.array([1, 2, 3, 4], dtype)
+    out = ops.scatter_nd(NDI, T(updates), (3, 4))
+    want = np.zeros((3, 4), dtype)
+    np.add.at(want, tuple(ND_IDX.T), updates)
+    assert out.asnumpy().dtype == dtype
+    np.testing.assert_array_equal(out.asnumpy(), want)

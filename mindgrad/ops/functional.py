@@ -569,6 +569,17 @@ def gather_nd(input_x: Any, indices: Any) -> Tensor:
     return IX.gather_nd(x, _int_tensor(indices, "gather_nd", "indices"))
 
 
+def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
+    """A zero tensor of ``shape`` with ``updates`` added at the index tuples in ``indices``
+    (repeated indices accumulate); the transpose of ``gather_nd``."""
+    u = _tensor(updates, "scatter_nd", "updates")
+    if isinstance(shape, Tensor) or not isinstance(shape, (tuple, list)) or not shape or any(
+            isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in shape):
+        raise TypeError(f"For 'scatter_nd', 'shape' must be a non-empty tuple of positive "
+                        f"ints, but got {shape!r}.")
+    return IX.scatter_nd(_int_tensor(indices, "scatter_nd", "indices"), u, shape=tuple(shape))
+
+
 def _scatter_args(input_x: Any, indices: Any, updates: Any, op: str) -> tuple:
     x = _tensor(input_x, op, "input_x")
     u = _tensor(updates, op, "updates")

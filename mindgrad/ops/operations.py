@@ -272,6 +272,7 @@ class LeakyReLU(PrimitiveOp):
 MatrixDeterminant = _op("MatrixDeterminant", F.det)
 GatherNd = _op("GatherNd", F.gather_nd)
 TensorScatterAdd = _op("TensorScatterAdd", F.tensor_scatter_add)
+ScatterNd = _op("ScatterNd", F.scatter_nd)
 TensorScatterUpdate = _op("TensorScatterUpdate", F.tensor_scatter_update)
 MaskedFill = _op("MaskedFill", F.masked_fill)
 

@@ -1,7 +1,7 @@
 """Padding and index-driven primitives: pad (constant), gather_nd and its transpose
-tensor_scatter_add, tensor_scatter_update, one_hot (no gradient).
+scatter_nd, tensor_scatter_add, tensor_scatter_update, one_hot (no gradient).
 
-The gather/scatter pair are transposes of one another, so each one's reverse rule is the
+gather_nd and scatter_nd are transposes of one another, so each one's reverse rule is the
 other: every order of derivative stays inside these two primitives. Index arguments are
 integer tensors that carry no gradient (their rule slots are ``None``)."""
 from __future__ import annotations
@@ -85,12 +85,13 @@ def _rows(x_shape: tuple, indices, name: str):
     return lin, k
 
 
-def _check_updates(name: str, x_shape: tuple, indices, updates) -> tuple:
+def _check_updates(name: str, x_shape: tuple, indices, updates,
+                   target: str = "input_x.shape") -> tuple:
     want = tuple(indices.shape[:-1]) + tuple(x_shape[indices.shape[-1]:])
     if tuple(updates.shape) != want:
         raise ValueError(f"For '{name}', 'updates' must have shape indices.shape[:-1] + "
-                         f"input_x.shape[indices.shape[-1]:] = {list(want)}, but got "
-                         f"{list(updates.shape)} (input {list(x_shape)}, indices "
+                         f"{target}[indices.shape[-1]:] = {list(want)}, but got "
+                         f"{list(updates.shape)} ({target} {list(x_shape)}, indices "
                          f"{list(indices.shape)}).")
     return want
 
@@ -102,25 +103,43 @@ def _gather_nd_impl(x, indices):
     return x2[lin].reshape(tuple(indices.shape[:-1]) + rest)
 
 
-def _scatter_add_impl(x, indices, updates):
-    lin, k = _rows(x.shape, indices, "TensorScatterAdd")
-    _check_updates("TensorScatterAdd", x.shape, indices, updates)
-    xp = xp_of(x)
-    nrows = math.prod(x.shape[:k])
-    rest = math.prod(x.shape[k:])
-    u2 = updates.reshape(lin.shape[0], rest)
-    if rest == 1 and xp is np and x.dtype.kind == "f":
-        # bincount accumulates repeated rows in one vectorized pass (much faster than add.at)
-        acc = np.bincount(lin, weights=u2[:, 0], minlength=nrows).astype(x.dtype, copy=False)
-        return x + acc.reshape(x.shape)
-    out = x.reshape(nrows, rest).copy()
-    if xp is np:
-        np.add.at(out, lin, u2)
+def _accumulate(out2, lin, u2):
+    """``out2[lin[i]] += u2[i]`` with repeated rows accumulating, in place. (NumPy >= 1.25
+    runs ``add.at`` on a fast path as quick as ``bincount``, without its float64
+    temporaries.)"""
+    if xp_of(out2) is np:
+        if out2.shape[1] == 1:  # add.at's fast path takes 1-D operands only
+            out2, u2 = out2.reshape(-1), u2.reshape(-1)
+        np.add.at(out2, lin, u2)
     else:
         import cupyx
 
-        cupyx.scatter_add(out, lin, u2)
+        cupyx.scatter_add(out2, lin, u2)
+
+
+def _scatter_add_impl(x, indices, updates):
+    lin, k = _rows(x.shape, indices, "TensorScatterAdd")
+    _check_updates("TensorScatterAdd", x.shape, indices, updates)
+    nrows = math.prod(x.shape[:k])
+    rest = math.prod(x.shape[k:])
+    u2 = updates.reshape(lin.shape[0], rest)
+    out = x.reshape(nrows, rest).copy()
+    _accumulate(out, lin, u2)
     return out.reshape(x.shape)
+
+
+def _scatter_nd_impl(indices, updates, shape):
+    """Zeros of ``shape`` with ``updates`` added at the index tuples (a gather_nd's
+    transpose). Built directly, not as zeros + tensor_scatter_add: on a reverse pass over
+    a large gather that saves a full-size temporary and a pass."""
+    shape = tuple(shape)
+    lin, k = _rows(shape, indices, "ScatterNd")
+    _check_updates("ScatterNd", shape, indices, updates, target="shape")
+    nrows = math.prod(shape[:k])
+    rest = math.prod(shape[k:])
+    out = xp_of(updates).zeros((nrows, rest), dtype=updates.dtype)
+    _accumulate(out, lin, updates.reshape(lin.shape[0], rest))
+    return out.reshape(shape)
 
 
 def _scatter_update_impl(x, indices, updates):
@@ -145,17 +164,21 @@ def _scatter_winners_impl(indices, x_shape):
 
 
 gather_nd = Primitive("GatherNd", _gather_nd_impl)
+scatter_nd = Primitive("ScatterNd", _scatter_nd_impl)
 tensor_scatter_add = Primitive("TensorScatterAdd", _scatter_add_impl)
 tensor_scatter_update = Primitive("TensorScatterUpdate", _scatter_update_impl)
 scatter_winners = Primitive("ScatterWinners", _scatter_winners_impl, nondiff=True)
 
-gather_nd.vjp = (lambda g, ans, x, idx: tensor_scatter_add(S.zeros_like(x), idx, g), None)
+gather_nd.vjp = (lambda g, ans, x, idx: scatter_nd(idx, g, shape=S.shape_of(x)), None)
 gather_nd.jvp = (lambda t, ans, x, idx: gather_nd(t, idx), None)
+
+scatter_nd.vjp = (None, lambda g, ans, idx, u, shape: gather_nd(g, idx))
+scatter_nd.jvp = (None, lambda t, ans, idx, u, shape: scatter_nd(idx, t, shape=shape))
 
 tensor_scatter_add.vjp = (lambda g, ans, x, idx, u: g, None,
                           lambda g, ans, x, idx, u: gather_nd(g, idx))
 tensor_scatter_add.jvp = (lambda t, ans, x, idx, u: t, None,
-                          lambda t, ans, x, idx, u: tensor_scatter_add(S.zeros_like(ans), idx, t))
+                          lambda t, ans, x, idx, u: scatter_nd(idx, t, shape=S.shape_of(ans)))
 
 
 def _kept_updates(g, idx, u):
