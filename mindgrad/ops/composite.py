@@ -121,9 +121,10 @@ class GradOperation:
 # --- grad / value_and_grad ----------------------------------------------------------------------
 def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
     """Checked positions (Tensor args only) and whether the result is a single gradient."""
-    if type(grad_position) is int and 0 <= grad_position < len(args) \
-            and isinstance(args[grad_position], Tensor):
-        return [grad_position], True  # the common case, with nothing left to check
+    one = grad_position[0] if type(grad_position) is tuple and len(grad_position) == 1 \
+        else grad_position
+    if type(one) is int and 0 <= one < len(args) and isinstance(args[one], Tensor):
+        return [one], True  # one position (the common case), with nothing left to check
     if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
         raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
     pos = [grad_position] if isinstance(grad_position, int) else list(grad_position)

@@ -51,30 +51,42 @@ transpose.vjp = (lambda g, ans, x, perm: transpose(g, perm=_inverse_perm(perm)),
 transpose.jvp = (lambda t, ans, x, perm: transpose(t, perm=perm),)
 
 
-def _broadcast_scalar_view(x, shape):
-    """np.broadcast_to for a NumPy array that holds one value in every element (0-d, or a
-    broadcast itself, like the cotangent of a sum), without its Python-level checks, which
-    cost more than the rest of an eager sum's reverse rule: a read-only view of that one
-    value with stride 0 everywhere. None where it does not apply."""
-    if isinstance(x, np.generic):  # a reduction's NumPy scalar (read-only already)
-        cell = x
-    elif type(x) is not np.ndarray:
+def _broadcast_view(x, shape):
+    """np.broadcast_to for a NumPy array, without its Python-level checks, which cost more
+    than the rest of an eager sum's reverse rule: a read-only view with stride 0 along the
+    broadcast axes. It covers the arrays reverse rules broadcast: NumPy scalars and 0-d
+    arrays, arrays that hold one value everywhere (the cotangent of a sum) and C-contiguous
+    ones (a reduction's cotangent). None where it does not apply."""
+    if isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
+        return _readonly(np.ndarray(shape, x.dtype, buffer=x, strides=(0,) * len(shape)))
+    if type(x) is not np.ndarray or not x.size:
         return None
-    elif not x.ndim:
-        cell = x
-    else:
-        if any(x.strides) or not x.size or x.ndim > len(shape):
-            return None
-        if any(d != 1 and d != s for d, s in zip(x.shape[::-1], shape[::-1])):
+    lead = len(shape) - x.ndim
+    if lead < 0:
+        return None
+    strides = [0] * lead
+    for d, st, s in zip(x.shape, x.strides, shape[lead:]):
+        if d == s:
+            strides.append(st)
+        elif d == 1:
+            strides.append(0)
+        else:
             return None  # not broadcastable: np.broadcast_to raises the error
-        cell = x[(0,) * x.ndim]
-    out = np.ndarray(shape, x.dtype, buffer=cell, strides=(0,) * len(shape))
-    out.flags.writeable = False
-    return out
+    if not any(x.strides):  # one value everywhere: a view of its single cell
+        return _readonly(np.ndarray(shape, x.dtype, buffer=x[(0,) * x.ndim],
+                                    strides=(0,) * len(shape)))
+    if not x.flags.c_contiguous:
+        return None
+    return _readonly(np.ndarray(shape, x.dtype, buffer=x, strides=tuple(strides)))
+
+
+def _readonly(a):
+    a.flags.writeable = False
+    return a
 
 
 def _broadcast_impl(x, shape):
-    out = _broadcast_scalar_view(x, tuple(shape))
+    out = _broadcast_view(x, tuple(shape))
     if out is not None:
         return out
     try:
