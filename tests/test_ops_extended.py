@@ -469,7 +469,7 @@ def _linrec_loop(b, a, reverse):
 def test_linrec_algorithms_agree(reverse) -> None:
     """The recurrence's closed form (two accumulate passes) and recursive doubling (taken
     when a running product has a zero or leaves the normal range) give the same values."""
-    from mindgrad.prims import reduce_ext as RX
+    from mindgrad.prims import products as RX
 
     rng = np.random.default_rng(3)
     b, a = rng.standard_normal((3, 37)), rng.uniform(0.5, 1.5, (3, 37))

@@ -22,7 +22,8 @@ from ..prims import unary as U
 from ..prims import conv as CV
 from ..prims import indexing as IX
 from ..prims import linalg_ext as LX
-from ..prims import reduce_ext as RX
+from ..prims import products as PR
+from ..prims import reduce_fused as RF
 
 
 def _operand(x: Any, op: str, arg: str = "x") -> Any:
@@ -747,7 +748,7 @@ def reduce_prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Product over ``axis`` (all axes when None). Its gradient is the product of the other
     elements, computed without division, so it is exact where inputs are zero."""
     x = _tensor(x, "reduce_prod")
-    return RX.reduce_prod(x, axis=_axes(axis, x.ndim, "reduce_prod"), keepdims=bool(keep_dims))
+    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, "reduce_prod"), keepdims=bool(keep_dims))
 
 
 def sum(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -848,7 +849,7 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
     if x.ndim == 0:
         return ones_like(x) if exclusive else x
     a = _axis(axis, x.ndim, op)
-    out = RX.cumprod(x, axis=a, reverse=bool(reverse))
+    out = PR.cumprod(x, axis=a, reverse=bool(reverse))
     if exclusive:
         out = IX.shift(out, a, -1 if reverse else 1, 1)
     return out
@@ -856,7 +857,7 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     x = _tensor(x, "var")
-    return RX.reduce_var(x, axis=_axes(axis, x.ndim, "var"), keepdims=bool(keepdims), ddof=ddof)
+    return RF.reduce_var(x, axis=_axes(axis, x.ndim, "var"), keepdims=bool(keepdims), ddof=ddof)
 
 
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
@@ -868,7 +869,7 @@ def norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Ten
     x = _tensor(x, "norm")
     p = 2 if ord is None else ord
     if p == 2:
-        return RX.reduce_norm(x, axis=_axes(dim, x.ndim, "norm"), keepdims=bool(keepdim))
+        return RF.reduce_norm(x, axis=_axes(dim, x.ndim, "norm"), keepdims=bool(keepdim))
     if p == 1:
         return reduce_sum(abs(x), dim, keepdim)
     if p == float("inf"):
@@ -888,7 +889,7 @@ def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
 def softmax(x: Any, axis: Any = -1) -> Tensor:
     x = _tensor(x, "softmax")
     axes = _axes(axis, x.ndim, "softmax")
-    return RX.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
+    return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
 
 def log_softmax(x: Any, axis: Any = -1) -> Tensor:
