@@ -327,3 +327,22 @@ def test_cli_missing_script_and_errors(tmp_path, capsys) -> None:
     with pytest.raises(SystemExit) as info:
         main([])  # no command
     assert info.value.code == 2
+
+
+def test_sum_of_a_float_scalar_is_the_scalar_itself():
+    """Summing or averaging a 0-d float tensor over all axes records no operation; integer
+    sums still widen, and a Parameter is never handed back as its own sum."""
+    x = ms.Tensor(np.array(2.5, np.float32))
+    assert x.sum() is x and ops.mean(x) is x and ops.sum(x, keepdim=True) is x
+    assert ms.Tensor(np.array(3, np.int8)).sum().dtype == ms.int64
+    p = ms.Parameter(ms.Tensor(np.array(1.5, np.float32)), name="p")
+    assert type(p.sum()) is ms.Tensor and float(p.sum()) == 1.5
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            g = ms.jit(ops.grad(lambda a: (a * a).sum().sum().mean()))(x)
+            assert float(g) == 5.0
+            gp = ops.grad(lambda a: (a * p).sum(), weights=[p])(x)
+            assert float(gp[1][0]) == 2.5
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)

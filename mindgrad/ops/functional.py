@@ -12,6 +12,7 @@ import numpy as np
 from ..common import dtype as mstype
 from ..common import tensor as _tensor_module
 from ..common.tensor import Tensor
+from ..core.primitive import Tracer as _Tracer
 from ..core.primitive import bind as _bind
 from ..prims import arith as A
 from ..prims import compare as C
@@ -718,9 +719,21 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
 
 
 # --- reductions ------------------------------------------------------------------------------
+def _reduces_nothing(x: Tensor) -> bool:
+    """Whether summing (or averaging) ``x`` over all of its axes gives ``x`` itself: a 0-d
+    float tensor (integer sums widen their dtype). Such a sum, like ``loss.sum()`` of an
+    already scalar loss, then costs no operation in either mode. Only plain tensors and
+    tracers: the result must not be a mutable Parameter itself."""
+    return (type(x) is Tensor or isinstance(x, _Tracer)) and x.ndim == 0 \
+        and x._data.dtype.kind in "fc"
+
+
 def reduce_sum(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "reduce_sum")
-    return R.reduce_sum(x, axis=_axes(axis, x.ndim, "reduce_sum"), keepdims=bool(keep_dims))
+    axes = _axes(axis, x.ndim, "reduce_sum")
+    if axes is None and _reduces_nothing(x):
+        return x
+    return R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
 
 
 def _count(x: Tensor, axes: tuple | None) -> int:
@@ -730,6 +743,8 @@ def _count(x: Tensor, axes: tuple | None) -> int:
 def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "reduce_mean")
     axes = _axes(axis, x.ndim, "reduce_mean")
+    if axes is None and _reduces_nothing(x):
+        return x
     total = R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
     return A.div(total, _count(x, axes))
 
