@@ -91,8 +91,7 @@ class ReverseTrace(Trace):
         cts: dict = {}
         for tr, ct in seeds:
             if ct is not None and getattr(tr, "_trace", None) is self:
-                prev = cts.get(tr.idx)
-                cts[tr.idx] = ct if prev is None else add(prev, ct)
+                _accumulate(cts, tr.idx, ct)
         pop = cts.pop
         for prim, params, ids, primals, out, out_ids in reversed(self.tape):
             if prim.multiple_results:
@@ -104,25 +103,31 @@ class ReverseTrace(Trace):
                 g = pop(out_ids, None)
                 if g is None:
                     continue
-            if prim.vjp_all is not None:
-                in_cts = prim.vjp_all(g, out, *primals, **params)
-            elif prim.vjp is not None:
+            if prim.vjp is not None and prim.vjp_all is None:
+                # one rule per input, called only for the inputs that need a cotangent
                 rules = prim.vjp
-                n = len(rules)
-                in_cts = [None] * len(ids)
                 for i, k in enumerate(ids):
-                    if k is not None and i < n and rules[i] is not None:
-                        in_cts[i] = rules[i](g, out, *primals, **params)
-            else:
+                    if k is None or i >= len(rules) or rules[i] is None:
+                        continue
+                    ct = rules[i](g, out, *primals, **params)
+                    if ct is not None:
+                        _accumulate(cts, k, ct)
+                continue
+            if prim.vjp_all is None:
                 raise missing_rule(prim, "reverse-mode (grad/vjp)")
-            for k, ct in zip(ids, in_cts):
+            for k, ct in zip(ids, prim.vjp_all(g, out, *primals, **params)):
                 if k is not None and ct is not None:
-                    prev = cts.get(k)
-                    cts[k] = ct if prev is None else add(prev, ct)
+                    _accumulate(cts, k, ct)
         return cts
 
 
 _new = object.__new__
+
+
+def _accumulate(cts: dict, k: int, ct: Any) -> None:
+    """Add a cotangent contribution for tape index ``k``."""
+    prev = cts.get(k)
+    cts[k] = ct if prev is None else add(prev, ct)
 
 
 def is_tracer_of(x: Any, trace: Trace) -> bool:

@@ -51,49 +51,46 @@ transpose.vjp = (lambda g, ans, x, perm: transpose(g, perm=_inverse_perm(perm)),
 transpose.jvp = (lambda t, ans, x, perm: transpose(t, perm=perm),)
 
 
-def _broadcast_view(x, shape):
-    """np.broadcast_to for a NumPy array, without its Python-level checks, which cost more
-    than the rest of an eager sum's reverse rule: a read-only view with stride 0 along the
-    broadcast axes. It covers the arrays reverse rules broadcast: NumPy scalars and 0-d
-    arrays, arrays that hold one value everywhere (the cotangent of a sum) and C-contiguous
-    ones (a reduction's cotangent). None where it does not apply."""
-    if isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
-        return _readonly(np.ndarray(shape, x.dtype, buffer=x, strides=(0,) * len(shape)))
-    if type(x) is not np.ndarray or not x.size:
-        return None
-    lead = len(shape) - x.ndim
-    if lead < 0:
-        return None
-    strides = [0] * lead
-    for d, st, s in zip(x.shape, x.strides, shape[lead:]):
-        if d == s:
-            strides.append(st)
-        elif d == 1:
-            strides.append(0)
-        else:
-            return None  # not broadcastable: np.broadcast_to raises the error
-    if not any(x.strides):  # one value everywhere: a view of its single cell
-        return _readonly(np.ndarray(shape, x.dtype, buffer=x[(0,) * x.ndim],
-                                    strides=(0,) * len(shape)))
-    if not x.flags.c_contiguous:
-        return None
-    return _readonly(np.ndarray(shape, x.dtype, buffer=x, strides=tuple(strides)))
-
-
-def _readonly(a):
-    a.flags.writeable = False
-    return a
-
-
 def _broadcast_impl(x, shape):
-    out = _broadcast_view(x, tuple(shape))
+    """np.broadcast_to, with a direct path for the NumPy arrays that reverse rules broadcast:
+    NumPy scalars and 0-d arrays, arrays that hold one value everywhere (the cotangent of a
+    sum) and C-contiguous ones (a reduction's cotangent). np.broadcast_to's Python-level
+    checks cost more than the rest of an eager sum's reverse rule; the direct path builds
+    the same read-only view, stride 0 along the broadcast axes."""
+    shape = tuple(shape)
+    out = None
+    if isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
+        out = np.ndarray(shape, x.dtype, buffer=x, strides=(0,) * len(shape))
+    elif type(x) is np.ndarray and x.size and len(shape) >= x.ndim:
+        strides = _broadcast_strides(x, shape)
+        if strides is None:
+            pass  # not broadcastable: np.broadcast_to raises the error below
+        elif not any(x.strides):  # one value everywhere: a view of its single cell
+            out = np.ndarray(shape, x.dtype, buffer=x[(0,) * x.ndim], strides=(0,) * len(shape))
+        elif x.flags.c_contiguous:
+            out = np.ndarray(shape, x.dtype, buffer=x, strides=strides)
     if out is not None:
+        out.flags.writeable = False
         return out
     try:
         return xp_of(x).broadcast_to(x, shape)
     except ValueError:
         raise ValueError(f"For 'BroadcastTo', input shape {list(np.shape(x))} can not be "
                          f"broadcast to {list(shape)}.") from None
+
+
+def _broadcast_strides(x, shape: tuple) -> tuple | None:
+    """The strides of ``x`` broadcast to ``shape`` (0 along new and stretched axes), or None
+    when the shapes do not broadcast."""
+    strides = [0] * (len(shape) - x.ndim)
+    for d, st, s in zip(x.shape, x.strides, shape[len(strides):]):
+        if d == s:
+            strides.append(st)
+        elif d == 1:
+            strides.append(0)
+        else:
+            return None
+    return tuple(strides)
 
 
 broadcast_to = Primitive("BroadcastTo", _broadcast_impl)
