@@ -207,6 +207,9 @@ def _take_transpose(g, axis: int, idx, shape: tuple):
         flat = np.where(flat < 0, flat + n, flat)
     out = np.zeros((pre, n, post), g.dtype)
     g3 = g.reshape(pre, flat.size, post)
+    if pre * post == 1:  # single elements: add.at's fast path takes 1-D operands only
+        np.add.at(out.reshape(n), flat, g3.reshape(flat.size))
+        return out.reshape(shape)
     if pre * post < 8 or g.dtype.kind not in "fc":
         np.add.at(out, (_FULL, flat), g3)
         return out.reshape(shape)
