@@ -13,7 +13,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..common.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer, bind, eager, missing_rule, state
+from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
+                              state)
 from ..prims.arith import add
 from ..prims.shape import zeros_like
 
@@ -116,6 +117,8 @@ class ReverseTrace(Trace):
             if prim.vjp_all is None:
                 raise missing_rule(prim, "reverse-mode (grad/vjp)")
             for k, ct in zip(ids, prim.vjp_all(g, out, *primals, **params)):
+                if type(ct) is Deferred:
+                    ct = ct.fn() if k is not None else None
                 if k is not None and ct is not None:
                     _accumulate(cts, k, ct)
         return cts

@@ -47,6 +47,17 @@ class Primitive:
         return f"Primitive({self.name})"
 
 
+class Deferred:
+    """A cotangent that a whole-primitive reverse rule (``vjp_all``) leaves uncomputed
+    because its work is not shared with the others: the reverse pass calls ``fn()`` only when
+    that input needs a cotangent, so a constant operand (``x / c``) costs nothing."""
+
+    __slots__ = ("fn",)
+
+    def __init__(self, fn: Callable[[], Any]) -> None:
+        self.fn = fn
+
+
 class MissingRuleError(NotImplementedError):
     pass
 

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..common.tensor import Tensor
-from ..core.primitive import Primitive
+from ..core.primitive import Deferred, Primitive
 from ._util import checked_binary, xp_of
 from . import shape as S
 from . import unary as U
@@ -17,11 +17,10 @@ from . import compare as C
 
 def _cotangents(x, y, gx, gy) -> list:
     """The two cotangents of a binary rule written as one (``vjp_all``), reduced to each
-    input's shape; None for a Python number (never differentiated). Both are formed even
-    when only one input is differentiated: in PYNATIVE the shared work is done once, in GRAPH
-    mode dead-code removal drops the unused one."""
+    input's shape; None for a Python number (never differentiated). x's cotangent ``gx`` is
+    the work both share; y's (``gy()``) is Deferred, formed only when y is differentiated."""
     return [S.unbroadcast(gx, x) if isinstance(x, Tensor) else None,
-            S.unbroadcast(gy(), y) if isinstance(y, Tensor) else None]
+            Deferred(lambda: S.unbroadcast(gy(), y)) if isinstance(y, Tensor) else None]
 
 
 add = Primitive("Add", checked_binary("Add", np.add), expr="{0} + {1}")
