@@ -63,3 +63,18 @@ def test_derivatives_to_third_order() -> None:
     x = rng.standard_normal((3, 4))
     check_grads(lambda x: ops.max(x * x * x, 1)[0], [ms.Tensor(x)], order=3)
     check_grads(lambda x: ops.min(ops.sin(x), 0)[0], [ms.Tensor(x)], order=3)
+
+
+def test_argmax_argmin_op_classes_output_type() -> None:
+    """ops.Argmax / ops.Argmin give Int32 indices by default, Int64 on request, and reject
+    any other output_type; the functions give Int64."""
+    x = ms.Tensor(np.array([[1, 20, 5], [67, 8, 9], [130, 24, 15]], np.float32))
+    got = ops.Argmax()(x)
+    assert got.dtype == ms.int32 and got.asnumpy().tolist() == [1, 0, 0]
+    assert ops.Argmax(axis=0, output_type=ms.int64)(x).dtype == ms.int64
+    assert ops.Argmin(axis=0)(x).asnumpy().tolist() == [0, 1, 0]
+    assert ops.argmax(x, 1).dtype == ms.int64
+    with pytest.raises(TypeError, match="'output_type' must be mindspore.int32"):
+        ops.Argmin(output_type=ms.float32)
+    with pytest.raises(TypeError, match="'axis' must be an int"):
+        ops.Argmax(axis=1.0)

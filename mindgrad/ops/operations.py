@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..common import dtype as mstype
 from . import functional as F
 
 
@@ -212,12 +213,28 @@ class LogSoftmax(Softmax):
 
 
 class Argmax(PrimitiveOp):
-    def __init__(self, axis: int = -1, output_type: Any = None) -> None:
+    """Indices of the maxima along ``axis`` as ``output_type``: Int32 (the default, as in
+    MindSpore) or Int64. (The function ``ops.argmax`` gives Int64.)"""
+    _fn: Callable = staticmethod(F.argmax)
+
+    def __init__(self, axis: int = -1, output_type: Any = mstype.int32) -> None:
         super().__init__()
-        self.axis = axis
+        name = type(self).__name__
+        if isinstance(axis, bool) or not isinstance(axis, int):
+            raise TypeError(f"For '{name}', 'axis' must be an int, but got "
+                            f"{type(axis).__name__}.")
+        if output_type not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For '{name}', 'output_type' must be mindspore.int32 or "
+                            f"mindspore.int64, but got {output_type}.")
+        self.axis, self.output_type = axis, output_type
 
     def __call__(self, x: Any) -> Any:
-        return F.argmax(x, self.axis)
+        return F.cast(self._fn(x, self.axis), self.output_type)
+
+
+class Argmin(Argmax):
+    """Indices of the minima along ``axis`` as ``output_type`` (Int32 by default)."""
+    _fn: Callable = staticmethod(F.argmin)
 
 
 class ArgMaxWithValue(PrimitiveOp):
