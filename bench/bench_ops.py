@@ -41,7 +41,7 @@ def all_cases() -> list:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--repeats", type=int, default=7)
+    ap.add_argument("--repeats", type=int, default=31, help="rounds of about 10 ms each")
     ap.add_argument("--only", default="", help="comma-separated substrings of case names")
     ap.add_argument("--live-cotangent", action="store_true",
                     help="differentiate sum(op(x) * v) with v an input, not sum(op(x))")

@@ -21,6 +21,12 @@ F32 = np.float32
 T = ms.Tensor
 
 
+# Each round times about 10 ms of calls of each candidate. Short rounds, many of them,
+# interleave the candidates finely, so a burst of load on a shared machine lands on all of
+# them alike instead of on one candidate's few long rounds.
+ROUND_SECONDS = 0.01
+
+
 class Case(NamedTuple):
     name: str
     shape: str
@@ -116,5 +122,5 @@ def run_case(case: Case, repeats: int, live: bool) -> dict:
         "numpy": lambda: case.ref(*arrays, cot=cot, **consts),
         "pynative": lambda: vg(*tensors),
         "graph": lambda: compiled(*tensors),
-    }, repeats=repeats)
+    }, repeats=repeats, min_time=ROUND_SECONDS)
     return {"times": times, "ok": ok}

@@ -127,9 +127,13 @@ def _pow_dx_impl(x, y, ans):
     number and the result finite; y * x ** (y - 1) itself at the other elements (x = 0,
     overflow, underflow, NaN)."""
     xp = xp_of(ans)
-    y1 = y - 1 if isinstance(y, (int, float)) else xp.subtract(y, 1)  # Python stays Python
-    if getattr(ans, "ndim", 0) == 0 or ans.dtype.kind != "f":
+
+    def exact():
+        y1 = y - 1 if isinstance(y, (int, float)) else xp.subtract(y, 1)  # Python stays Python
         return xp.multiply(y, xp.power(x, y1))
+
+    if getattr(ans, "ndim", 0) == 0 or ans.dtype.kind != "f":
+        return exact()
     with np.errstate(all="ignore"):
         r = xp.true_divide(ans, x)
         r *= y
@@ -139,7 +143,7 @@ def _pow_dx_impl(x, y, ans):
             ok = xp.isfinite(r)
             ok &= xp.abs(ans) >= tiny  # False for 0, subnormals and NaN
             if not ok.all():
-                r = xp.where(ok, r, xp.multiply(y, xp.power(x, y1)))
+                r = xp.where(ok, r, exact())
     return r
 
 
