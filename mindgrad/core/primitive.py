@@ -8,8 +8,9 @@ without special cases.
 
 A primitive keeps all of its rules on itself, registered next to its definition:
 ``impl`` (arrays in, array out), ``vjp`` (one rule per input, written in differentiable
-operations), ``jvp`` (one rule per input, or a whole-primitive rule), ``batch`` (vmap) and
-``taylor`` (jet).
+operations; or ``vjp_all``, one rule for all inputs when they share work, which may leave a
+cotangent ``Deferred`` so that it is formed only for an input that needs it), ``jvp`` (one
+rule per input, or a whole-primitive rule), ``batch`` (vmap) and ``taylor`` (jet).
 """
 from __future__ import annotations
 
