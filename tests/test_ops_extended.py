@@ -773,3 +773,19 @@ def test_scatter_nd_keeps_dtype_and_accumulates(dtype):
     np.add.at(want, tuple(ND_IDX.T), updates)
     assert out.asnumpy().dtype == dtype
     np.testing.assert_array_equal(out.asnumpy(), want)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+def test_scatters_sum_repeats_without_losing_digits(dtype):
+    """Many repeats of one index accumulate in float64 and round once: float16 add.at
+    would stop at 2048, and float32 drifts by about 1% over 2**20 additions of 0.1."""
+    idx = T(np.zeros((5000, 1), np.int32))
+    ones = T(np.ones(5000, dtype))
+    assert float(ops.tensor_scatter_add(T(np.zeros(1, dtype)), idx, ones)[0]) == 5000
+    grad = ops.grad(lambda a: ops.gather_nd(a, idx).sum())(T(np.zeros(3, dtype)))
+    assert grad.asnumpy().tolist() == [5000, 0, 0] and grad.asnumpy().dtype == dtype
+    count = 2 ** 20 if dtype == np.float32 else 2 ** 12  # float16's sum stays finite
+    many = T(np.zeros((count, 1), np.int64))
+    tenths = np.full(count, 0.1, dtype)
+    got = ops.scatter_nd(many, T(tenths), (2,)).asnumpy()
+    assert got[0] == dtype(tenths.astype(np.float64).sum()) and got[1] == 0

@@ -68,10 +68,10 @@ def _rows(x_shape: tuple, indices, name: str):
     dims = tuple(x_shape[:k])
     flat = indices.reshape(-1, k)
     if xp is np and flat.shape[0] and k:
-        try:  # one C pass that both checks the bounds and linearizes
-            return np.ravel_multi_index(tuple(flat.T), dims), k
-        except ValueError:
-            pass  # out of range (or negative): find the culprit for the message below
+        lin = _linear_rows(flat, dims)  # faster than np.ravel_multi_index's checks
+        if lin is not None:
+            return lin, k
+        # out of range (or negative): find the culprit for the message below
     if flat.shape[0]:
         bad = (flat < 0) | (flat >= xp.asarray(dims, dtype=flat.dtype))
         if bool(bad.any()):
@@ -83,6 +83,22 @@ def _rows(x_shape: tuple, indices, name: str):
     for d, col in zip(dims, range(k)):  # k is the index depth (<= rank), not an element loop
         lin = lin * d + flat[:, col]
     return lin, k
+
+
+def _linear_rows(flat, dims: tuple):
+    """Row numbers of the index tuples (rows of ``flat``) over ``dims``, or None when one
+    is out of range. The bounds cost a minimum over all entries and a maximum per column
+    after the first; the first column is bounded by the maximum of the result."""
+    cols = flat.T.astype(np.int64, copy=False)
+    if cols.min() < 0:
+        return None
+    lin = cols[0].copy()
+    for col, d in zip(cols[1:], dims[1:]):
+        if col.max() >= d:
+            return None
+        lin *= d
+        lin += col
+    return lin if lin.max() < math.prod(dims) else None
 
 
 def _check_updates(name: str, x_shape: tuple, indices, updates,
@@ -103,29 +119,35 @@ def _gather_nd_impl(x, indices):
     return x2[lin].reshape(tuple(indices.shape[:-1]) + rest)
 
 
-def _accumulate(out2, lin, u2):
-    """``out2[lin[i]] += u2[i]`` with repeated rows accumulating, in place. (NumPy >= 1.25
-    runs ``add.at`` on a fast path as quick as ``bincount``, without its float64
-    temporaries.)"""
-    if xp_of(out2) is np:
-        if out2.shape[1] == 1:  # add.at's fast path takes 1-D operands only
-            out2, u2 = out2.reshape(-1), u2.reshape(-1)
-        np.add.at(out2, lin, u2)
-    else:
+def _scatter_sums(lin, u2, nrows: int):
+    """The sums of the update rows ``u2[i]`` gathered at rows ``lin[i]`` of a fresh
+    ``(nrows, rest)`` array, repeated rows accumulating. Half and single precision sum in
+    float64 and round once: added one at a time in float32, a few thousand repeats of one
+    index already lose digits (2**24 ones would stop counting). The result may be float64
+    (the caller rounds it into the output in the same pass it needs anyway)."""
+    xp = xp_of(u2)
+    rest = u2.shape[1]
+    if xp is not np:
         import cupyx
 
-        cupyx.scatter_add(out2, lin, u2)
+        out = xp.zeros((nrows, rest), dtype=u2.dtype)
+        cupyx.scatter_add(out, lin, u2)
+        return out
+    wide = u2.dtype.kind == "f" and u2.dtype.itemsize < 8
+    if rest == 1 and u2.dtype.kind == "f":
+        # one vectorized pass, summing in float64 whatever the input's precision
+        return np.bincount(lin, weights=u2[:, 0], minlength=nrows).reshape(nrows, 1)
+    out = np.zeros((nrows, rest), dtype=np.float64 if wide else u2.dtype)
+    np.add.at(out, lin, u2.astype(out.dtype, copy=False))
+    return out
 
 
 def _scatter_add_impl(x, indices, updates):
     lin, k = _rows(x.shape, indices, "TensorScatterAdd")
     _check_updates("TensorScatterAdd", x.shape, indices, updates)
-    nrows = math.prod(x.shape[:k])
-    rest = math.prod(x.shape[k:])
-    u2 = updates.reshape(lin.shape[0], rest)
-    out = x.reshape(nrows, rest).copy()
-    _accumulate(out, lin, u2)
-    return out.reshape(x.shape)
+    rows = updates.reshape(lin.shape[0], math.prod(x.shape[k:]))
+    sums = _scatter_sums(lin, rows, math.prod(x.shape[:k]))
+    return xp_of(x).add(x.reshape(sums.shape), sums, dtype=x.dtype).reshape(x.shape)
 
 
 def _scatter_nd_impl(indices, updates, shape):
@@ -135,11 +157,9 @@ def _scatter_nd_impl(indices, updates, shape):
     shape = tuple(shape)
     lin, k = _rows(shape, indices, "ScatterNd")
     _check_updates("ScatterNd", shape, indices, updates, target="shape")
-    nrows = math.prod(shape[:k])
-    rest = math.prod(shape[k:])
-    out = xp_of(updates).zeros((nrows, rest), dtype=updates.dtype)
-    _accumulate(out, lin, updates.reshape(lin.shape[0], rest))
-    return out.reshape(shape)
+    rows = updates.reshape(lin.shape[0], math.prod(shape[k:]))
+    sums = _scatter_sums(lin, rows, math.prod(shape[:k]))
+    return sums.astype(updates.dtype, copy=False).reshape(shape)
 
 
 def _scatter_update_impl(x, indices, updates):
