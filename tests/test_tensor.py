@@ -346,3 +346,17 @@ def test_sum_of_a_float_scalar_is_the_scalar_itself():
             assert float(gp[1][0]) == 2.5
         finally:
             ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_transformations_never_return_the_parameter_itself():
+    """A Parameter passed as an input is seen by its value: an output that is the input
+    (the sum of a scalar) is a fresh Tensor that later set_data calls do not change."""
+    p = Parameter(Tensor(np.float32(2.0)), name="p")
+    loss, g = ops.value_and_grad(lambda a: a.mean())(p)
+    jv = ops.jvp(lambda a: a.sum(), (p,), (Tensor(np.float32(1.0)),))[0]
+    q = Parameter(Tensor(np.ones(2, np.float32)), name="q")
+    vm = ops.vmap(lambda a: a.sum())(q)
+    p.set_data(Tensor(np.float32(5.0)))
+    assert type(loss) is Tensor and float(loss) == 2.0 and float(g) == 1.0
+    assert type(jv) is Tensor and float(jv) == 2.0
+    assert type(vm) is Tensor and vm.asnumpy().tolist() == [1.0, 1.0]

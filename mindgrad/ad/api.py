@@ -29,8 +29,10 @@ def _param_primal(p: Parameter) -> Any:
 
 
 def _resolve(a: Any) -> Any:
-    sub = getattr(a, "_sub", None)
-    return a if sub is None else sub
+    """The value a transformation's input tracer wraps: for a Parameter, the value it has
+    below the new trace, never the mutable Parameter object itself (an operation that
+    returns its input, like the sum of a scalar, would otherwise hand it back)."""
+    return _param_primal(a) if isinstance(a, Parameter) else a
 
 
 class Pullback:
