@@ -265,6 +265,9 @@ def test_split_stack_unstack_edges_and_errors():
     (np.broadcast_to(np.float64(3), (4,)), (2, 3, 4)),   # a broadcast of a broadcast
     (np.broadcast_to(np.float64(3), (1, 4)), (5, 4)),
     (np.arange(4.0), (2, 4)),
+    (np.arange(6.0).reshape(2, 1, 3), (4, 2, 5, 3)),     # contiguous: stretched and new axes
+    (np.arange(6.0).reshape(2, 3)[:, ::-1], (2, 2, 3)),  # negative strides: NumPy's path
+    (np.float32(1.5), (2, 0)),
     (np.array(True), (3,)),
 ])
 def test_broadcast_views_match_numpy(x, shape) -> None:
@@ -281,3 +284,6 @@ def test_broadcast_error_names_the_shapes() -> None:
 
     with pytest.raises(ValueError, match=r"input shape \[4\] can not be broadcast to \[3\]"):
         _broadcast_impl(np.broadcast_to(np.float64(3), (4,)), (3,))
+    for x in (np.ones(3), np.float32(1)):  # a negative size is named too, on every path
+        with pytest.raises(ValueError, match=r"can not be broadcast to \[-1, 3\]"):
+            _broadcast_impl(x, (-1, 3))

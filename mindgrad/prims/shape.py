@@ -59,7 +59,9 @@ def _broadcast_impl(x, shape):
     the same read-only view, stride 0 along the broadcast axes."""
     shape = tuple(shape)
     out = None
-    if isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
+    if any(s < 0 for s in shape):
+        pass  # a negative size: np.broadcast_to raises the error below
+    elif isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
         out = np.ndarray(shape, x.dtype, buffer=x, strides=(0,) * len(shape))
     elif type(x) is np.ndarray and x.size and len(shape) >= x.ndim:
         strides = _broadcast_strides(x, shape)
