@@ -4,7 +4,10 @@ mindgrad PYNATIVE and GRAPH against the same hand-written NumPy as ``bench_ops.p
 PyTorch eager and ``jax.jit`` where installed (a separate virtualenv for benchmarks), each
 checked against the NumPy gradient.
 
-    python bench/bench_small_rows.py [--repeats N] [--size N]
+    OPENBLAS_NUM_THREADS=1 python bench/bench_small_rows.py [--repeats N] [--size N]
+
+PyTorch is set to one thread here; run with OPENBLAS_NUM_THREADS=1 so that NumPy's BLAS
+(the norm's dot product) is single-threaded too. JAX keeps its default threading.
 
 ``--size`` sets the side of the square input (512 by default, as in ``bench_ops.py``): a
 fixed cost per call weighs less as the work grows.
