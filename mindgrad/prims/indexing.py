@@ -138,7 +138,11 @@ def _scatter_sums(lin, u2, nrows: int):
         # one vectorized pass, summing in float64 whatever the input's precision
         return np.bincount(lin, weights=u2[:, 0], minlength=nrows).reshape(nrows, 1)
     out = np.zeros((nrows, rest), dtype=np.float64 if wide else u2.dtype)
-    np.add.at(out, lin, u2.astype(out.dtype, copy=False))
+    vals = u2.astype(out.dtype, copy=False)  # add.at's fast path wants one dtype ...
+    if rest == 1:  # ... and 1-D operands
+        np.add.at(out.reshape(-1), lin, vals.reshape(-1))
+    else:
+        np.add.at(out, lin, vals)
     return out
 
 
