@@ -721,6 +721,27 @@ def test_jet_and_vmap_of_the_new_primitives(name, f, x0) -> None:
     np.testing.assert_allclose(got, want, rtol=1e-12)
 
 
+def test_reduce_mean_primitive_jet_vmap_and_integer_inputs() -> None:
+    """A float mean is one primitive: its Taylor rule (linear) matches the closed form, vmap
+    of its gradient matches a loop, and an integer mean still divides the widened sum."""
+    x = ms.Tensor(np.array([[0.5, -1.0, 2.0], [1.5, 0.25, -0.75]]))
+    # mean over axis 1 of z**2 along a path with z' = z'' = 1: derivatives mean(2 z) and
+    # mean(2 z'**2 + 2 z z'') = 2 + mean(2 z)
+    _, s = ops.jet(lambda z: ops.mean(z * z, 1), x, ms.Tensor(np.ones((2, 2, 3))))
+    np.testing.assert_allclose(s.asnumpy()[0], (2 * x.asnumpy()).mean(1))
+    np.testing.assert_allclose(s.asnumpy()[1], (2 * x.asnumpy()).mean(1) + 2.0)
+    xs = ms.Tensor(np.arange(24.0).reshape(4, 2, 3) / 7)
+    got = ops.vmap(ops.grad(lambda r: ops.mean(r * r, 0).sum()))(xs).asnumpy()
+    np.testing.assert_allclose(got, xs.asnumpy())  # d/dr sum(mean(r**2, 0)) = 2 r / 2
+    ints = ms.Tensor(np.array([[1, 2], [4, 4]], np.int32))
+    m = ops.mean(ints, 1)
+    assert m.asnumpy().dtype == np.float64
+    np.testing.assert_array_equal(m.asnumpy(), [1.5, 4.0])
+    h = ms.Tensor(np.array([0.1, 0.2, 0.7], np.float16))
+    assert ops.mean(h).asnumpy().dtype == np.float16
+    assert ops.mean(h).asnumpy() == np.float16(np.float16(1.0) / 3)
+
+
 @pytest.mark.parametrize("fn", [lambda x, c: x / c, lambda x, c: ops.maximum(x, c),
                                 lambda x, c: ops.atan2(x, c)])
 def test_constant_second_operand_gets_no_cotangent_work(fn, monkeypatch) -> None:

@@ -736,17 +736,16 @@ def reduce_sum(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     return R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
 
 
-def _count(x: Tensor, axes: tuple | None) -> int:
-    return x.size if axes is None else math.prod(x.shape[a] for a in axes)
-
-
 def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "reduce_mean")
     axes = _axes(axis, x.ndim, "reduce_mean")
     if axes is None and _reduces_nothing(x):
         return x
+    if x._data.dtype.kind in "fc":
+        return R.reduce_mean(x, axis=axes, keepdims=bool(keep_dims))
+    # an integer mean divides the widened sum (its dtype follows that division)
     total = R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
-    return A.div(total, _count(x, axes))
+    return A.div(total, R.count(x.shape, axes))
 
 
 def reduce_max(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:

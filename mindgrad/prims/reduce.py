@@ -1,7 +1,9 @@
-"""Reductions: reduce_sum, reduce_max / reduce_min (ties share the gradient evenly, as in
+"""Reductions: reduce_sum, reduce_mean, reduce_max / reduce_min (ties share the gradient evenly, as in
 MindSpore) with their cotangent primitive extreme_grad, argmax / argmin (no gradient),
 cumsum. Products are in products, variance, norms and softmax in reduce_fused."""
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -44,6 +46,23 @@ def _spread(g, x, axis, keepdims):
 reduce_sum = Primitive("ReduceSum", lambda x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims))
 reduce_sum.vjp = (lambda g, ans, x, axis, keepdims: _spread(g, x, axis, keepdims),)
 reduce_sum.jvp = (lambda t, ans, x, axis, keepdims: reduce_sum(t, axis=axis, keepdims=keepdims),)
+
+
+def count(shape: tuple, axis: tuple | None) -> int:
+    """How many elements a reduction over ``axis`` (None: all) combines into each result."""
+    return math.prod(shape) if axis is None else math.prod(shape[a] for a in axis)
+
+
+def _mean_impl(x, axis, keepdims):
+    # the sum divided by the count, rounded as sum-then-divide always was: one operation
+    # where the front end used to bind two (a mean is a common eager step)
+    return xp_of(x).true_divide(x.sum(axis=axis, keepdims=keepdims), count(x.shape, axis))
+
+
+reduce_mean = Primitive("ReduceMean", _mean_impl)
+reduce_mean.vjp = (lambda g, ans, x, axis, keepdims:
+                   _spread(A.div(g, count(S.shape_of(x), axis)), x, axis, keepdims),)
+reduce_mean.jvp = (lambda t, ans, x, axis, keepdims: reduce_mean(t, axis=axis, keepdims=keepdims),)
 
 
 # --- max / min ----------------------------------------------------------------------------
@@ -171,7 +190,7 @@ def _batch_extreme_grad(args, dims, axis, keepdims):
     return extreme_grad(g, x, m, axis=B.shift_axis(axis, ndim), keepdims=keepdims), 0
 
 
-for _p in (reduce_sum, reduce_max, reduce_min):
+for _p in (reduce_sum, reduce_mean, reduce_max, reduce_min):
     _p.batch = _batch_axis_reduce(_p)
 for _p in (argmax, argmin):
     _p.batch = _batch_arg_reduce(_p)
@@ -191,5 +210,6 @@ def _extreme_grad_taylor(primals, series, axis, keepdims):
 
 
 reduce_sum.taylor = T.linear(reduce_sum)
+reduce_mean.taylor = T.linear(reduce_mean)
 cumsum.taylor = T.linear(cumsum)
 extreme_grad.taylor = _extreme_grad_taylor
