@@ -15,6 +15,16 @@ def xp_of(x: Any):
     return cupy
 
 
+def filled_view(cell: Any, shape: tuple) -> np.ndarray:
+    """A read-only view of ``shape`` whose every element is the one NumPy value ``cell`` (a
+    NumPy scalar, or a 0-d or one-element array): what ``np.broadcast_to`` gives, built
+    directly (its Python-level checks cost more than a small eager reverse rule). A
+    negative size raises NumPy's ValueError."""
+    out = np.ndarray(shape, cell.dtype, buffer=cell, strides=(0,) * len(shape))
+    out.flags.writeable = False
+    return out
+
+
 def shape_of(x: Any) -> tuple:
     return tuple(getattr(x, "shape", ()))
 

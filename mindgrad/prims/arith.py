@@ -9,7 +9,7 @@ import numpy as np
 
 from ..common.tensor import Tensor
 from ..core.primitive import Deferred, Primitive
-from ._util import checked_binary, xp_of
+from ._util import checked_binary, filled_view, xp_of
 from . import shape as S
 from . import unary as U
 from . import compare as C
@@ -76,8 +76,8 @@ div.jvp = (lambda t, ans, x, y: S.broadcast_like(div(t, y), ans),
 def _neg_impl(x):
     # A broadcast scalar (sub's reverse rule gets one from a sum) stays one: negating its
     # single cell is free, negating the strided view element by element is not.
-    if isinstance(x, np.ndarray) and x.ndim > 0 and not any(x.strides) and x.size > 0:
-        return np.broadcast_to(np.negative(x.flat[0]), x.shape)
+    if type(x) is np.ndarray and x.ndim > 0 and not any(x.strides) and x.size > 0:
+        return filled_view(np.negative(x[(0,) * x.ndim]), x.shape)
     return np.negative(x)
 
 

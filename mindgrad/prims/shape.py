@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..core.primitive import Primitive
-from ._util import xp_of
+from ._util import filled_view, xp_of
 from . import reduce as R
 
 
@@ -58,22 +58,20 @@ def _broadcast_impl(x, shape):
     checks cost more than the rest of an eager sum's reverse rule; the direct path builds
     the same read-only view, stride 0 along the broadcast axes."""
     shape = tuple(shape)
-    out = None
-    if any(s < 0 for s in shape):
+    try:
+        if isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
+            return filled_view(x, shape)
+        if type(x) is np.ndarray and x.size and len(shape) >= x.ndim:
+            strides = _broadcast_strides(x, shape)
+            if strides is not None:  # (not broadcastable: np.broadcast_to raises below)
+                if not any(x.strides):  # one value everywhere: a view of its single cell
+                    return filled_view(x[(0,) * x.ndim], shape)
+                if x.flags.c_contiguous:
+                    out = np.ndarray(shape, x.dtype, buffer=x, strides=strides)
+                    out.flags.writeable = False
+                    return out
+    except ValueError:
         pass  # a negative size: np.broadcast_to raises the error below
-    elif isinstance(x, np.generic) or (type(x) is np.ndarray and not x.ndim):
-        out = np.ndarray(shape, x.dtype, buffer=x, strides=(0,) * len(shape))
-    elif type(x) is np.ndarray and x.size and len(shape) >= x.ndim:
-        strides = _broadcast_strides(x, shape)
-        if strides is None:
-            pass  # not broadcastable: np.broadcast_to raises the error below
-        elif not any(x.strides):  # one value everywhere: a view of its single cell
-            out = np.ndarray(shape, x.dtype, buffer=x[(0,) * x.ndim], strides=(0,) * len(shape))
-        elif x.flags.c_contiguous:
-            out = np.ndarray(shape, x.dtype, buffer=x, strides=strides)
-    if out is not None:
-        out.flags.writeable = False
-        return out
     try:
         return xp_of(x).broadcast_to(x, shape)
     except ValueError:
