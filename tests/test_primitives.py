@@ -75,6 +75,14 @@ def away_from(kinks, lo, hi, *shapes, gap=0.3):
     return gen
 
 
+def off_multiples(rng, shape_x, shape_y):
+    """x and y (broadcasting to x) with x / y at least 0.2 from every integer (floor_mod and
+    floor_div away from their jumps); a 0-d shape_y means y = 0.7 (a Python number)."""
+    y = rng.uniform(0.5, 1.5, shape_y) * rng.choice([-1.0, 1.0], shape_y) if shape_y else 0.7
+    q = rng.integers(-3, 3, shape_x) + rng.uniform(0.2, 0.8, shape_x)
+    return [q * y, y]
+
+
 def with_zero(*shapes):
     """Normal values with an exact zero first (pow at x = 0)."""
     def gen(rng):
@@ -164,6 +172,11 @@ CASES = [
     Case("maximum_bcast", ops.Maximum(), np.maximum, distinct_pair((2, 3), (3,))),
     Case("minimum", ops.minimum, np.minimum, distinct_pair((2, 3), (2, 3))),
     Case("minimum_bcast", ops.Minimum(), np.minimum, distinct_pair((2, 3), (3,))),
+    Case("floor_mod", ops.floor_mod, np.mod, lambda r: off_multiples(r, (2, 3), (2, 3))),
+    Case("floor_mod_bcast", lambda x, y: x % y, np.mod, lambda r: off_multiples(r, (2, 3), (3,))),
+    Case("floor_mod_python_y", lambda x: ops.floor_mod(x, 0.7), lambda x: np.mod(x, 0.7),
+         lambda r: off_multiples(r, (2, 3), ())[:1]),
+    Case("floor_div", ops.floor_div, np.floor_divide, lambda r: off_multiples(r, (2, 3), (3,))),
     Case("atan2", ops.atan2, np.arctan2, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
     Case("atan2_bcast", ops.atan2, np.arctan2, lambda r: away0((2, 3))(r) + away0((3,))(r)),
     Case("atan2_python_y", lambda x: ops.atan2(x, 0.7), lambda x: np.arctan2(x, 0.7), N((2, 3))),
@@ -721,6 +734,23 @@ def test_jet_and_vmap_of_the_new_primitives(name, f, x0) -> None:
     got = ops.vmap(lambda r: ops.grad(lambda z: ops.reduce_sum(f(z)))(r))(xs).asnumpy()
     want = np.stack([ops.grad(lambda z: ops.reduce_sum(f(z)))(xs[i]).asnumpy() for i in range(3)])
     np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_floor_mod_gradient_follows_mindspore_and_floor_div_has_none() -> None:
+    """d(x mod y) = dx - floor(x / y) dy (MindSpore's FloorMod bprop); FloorDiv: zeros. Taylor
+    mode and vmap follow the same slopes."""
+    x = ms.Tensor(np.array([2.5, -1.7, 4.0]))
+    y = ms.Tensor(np.array([1.0, 0.7, -1.5]))
+    gx, gy = ops.grad(lambda a, b: (a % b).sum(), (0, 1))(x, y)
+    np.testing.assert_array_equal(gx.asnumpy(), [1.0, 1.0, 1.0])
+    np.testing.assert_array_equal(gy.asnumpy(), -np.floor(x.asnumpy() / y.asnumpy()))
+    dx, dy = ops.grad(lambda a, b: ops.floor_div(a, b).sum(), (0, 1))(x, y)
+    assert not dx.asnumpy().any() and not dy.asnumpy().any()
+    # along y' = y'' = 1 both derivatives are the slope -floor(x / y) (piecewise linear)
+    _, s = ops.jet(lambda b: ops.floor_mod(x, b), y, ms.Tensor(np.ones((2, 3))))
+    np.testing.assert_array_equal(s.asnumpy(), [-np.floor(x.asnumpy() / y.asnumpy())] * 2)
+    per_row = ops.vmap(ops.grad(lambda b: ops.floor_mod(x, b).sum()))(ms.Tensor(np.stack([y.asnumpy()] * 2)))
+    np.testing.assert_array_equal(per_row.asnumpy()[1], gy.asnumpy())
 
 
 def test_reduce_mean_primitive_jet_vmap_and_integer_inputs() -> None:

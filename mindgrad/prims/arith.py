@@ -218,7 +218,14 @@ minimum = Primitive("Minimum", _extremum_impl("Minimum", np.minimum, lambda v: (
 _selection_rules(minimum, C.less_equal)
 
 floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), nondiff=True)
-floor_mod = Primitive("FloorMod", checked_binary("FloorMod", np.mod), nondiff=True)
+
+# x mod y = x - floor(x / y) * y: slope 1 in x and -floor(x / y) in y between its jumps (the
+# gradient MindSpore's FloorMod has).
+floor_mod = Primitive("FloorMod", checked_binary("FloorMod", np.mod))
+floor_mod.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x),
+                 lambda g, ans, x, y: S.unbroadcast(neg(mul(g, floor_div(x, y))), y))
+floor_mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
+                 lambda t, ans, x, y: S.broadcast_like(neg(mul(t, floor_div(x, y))), ans))
 
 atan2 = Primitive("Atan2", checked_binary("Atan2", np.arctan2))
 
