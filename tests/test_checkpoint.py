@@ -212,3 +212,30 @@ def test_resume_training_from_a_checkpoint(tmp_path):
     assert ms.load_param_into_net(b, ms.load_checkpoint(path)) == ([], [])
     resumed = [float(b(x, y)) for _ in range(2)]
     assert resumed == continued
+
+
+@pytest.mark.parametrize("lr", [0.05, "schedule"])
+def test_checkpoints_hold_the_optimizer_step(tmp_path, lr):
+    """global_step is saved with every optimizer (as in MindSpore): it stays 0 under a
+    constant rate, and a resumed learning-rate schedule continues where it stopped."""
+    rng = np.random.default_rng(1)
+    x = Tensor(rng.standard_normal((8, 3)).astype(np.float32))
+    y = Tensor(rng.integers(0, 2, 8).astype(np.int32))
+
+    def trainer(seed):
+        ms.set_seed(seed)
+        net = Net()
+        rate = nn.ExponentialDecayLR(0.1, 0.5, 1) if lr == "schedule" else lr
+        loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
+        return nn.TrainOneStepCell(nn.WithLossCell(net, loss),
+                                   nn.SGD(net.trainable_params(), rate)).set_train()
+
+    a = trainer(0)
+    for _ in range(3):
+        a(x, y)
+    saved = ms.load_checkpoint(_saved(tmp_path, a, "step.ckpt"))
+    assert int(saved["global_step"].asnumpy()[0]) == (3 if lr == "schedule" else 0)
+    continued = [float(a(x, y)) for _ in range(2)]
+    b = trainer(7)
+    assert ms.load_param_into_net(b, saved) == ([], [])
+    assert [float(b(x, y)) for _ in range(2)] == continued

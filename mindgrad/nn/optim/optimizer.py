@@ -77,9 +77,10 @@ class Optimizer(Cell):
             self.learning_rate = tuple(per_param)
         else:
             self.learning_rate = per_param[0]
-        if self.dynamic_lr:
-            self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step",
-                                         requires_grad=False)
+        # Always a Parameter, so that checkpoints hold it as MindSpore's do; only a dynamic
+        # rate advances it (a constant one leaves it at 0, as in MindSpore).
+        self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step",
+                                     requires_grad=False)
         if grouped:
             flags = [wd > 0 for wd in decays]
         else:
