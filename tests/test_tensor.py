@@ -360,3 +360,25 @@ def test_transformations_never_return_the_parameter_itself():
     assert type(loss) is Tensor and float(loss) == 2.0 and float(g) == 1.0
     assert type(jv) is Tensor and float(jv) == 2.0
     assert type(vm) is Tensor and vm.asnumpy().tolist() == [1.0, 1.0]
+
+
+@pytest.mark.parametrize("expr,dtype,want", [
+    (lambda i, f: i + 1.5, "Float32", [2.5, 3.5]),
+    (lambda i, f: 1.5 * i, "Float32", [1.5, 3.0]),
+    (lambda i, f: i ** 0.5, "Float32", [1.0, 2.0 ** 0.5]),
+    (lambda i, f: ops.maximum(i, 1.5), "Float32", [1.5, 2.0]),
+    (lambda i, f: f / np.sqrt(4.0), "Float32", [0.5, 1.0]),  # a NumPy float64 scalar
+    (lambda i, f: i * 2, "Int32", [2, 4]),
+    (lambda i, f: i < 1.5, "Bool", [True, False]),
+])
+def test_float_scalars_are_weakly_typed(expr, dtype, want) -> None:
+    """As in MindSpore, a float scalar takes the tensor's float dtype and an integer tensor
+    meeting one becomes float32 (NumPy alone would give float64), in both modes."""
+    i = Tensor(np.array([1, 2], np.int32))
+    f = Tensor(np.array([1.0, 2.0], np.float32))
+    for fn in (expr, ms.jit(expr)):
+        out = fn(i, f)
+        assert str(out.dtype) == dtype
+        np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-7)
+    h = Tensor(np.array([1.0, 2.0], np.float16))
+    assert str((h * 0.5).dtype) == "Float16"

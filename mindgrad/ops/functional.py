@@ -54,6 +54,29 @@ def _binary(prim, name: str):
     return op
 
 
+def _arith(prim, name: str, arg_y: str = "y"):
+    """An arithmetic binary op with MindSpore's scalar promotion (``promote_scalar``)."""
+    def op(x: Any, y: Any) -> Tensor:
+        return prim(*promote_scalar(_operand(x, name, "x"), _operand(y, name, arg_y)))
+
+    op.__name__ = name
+    op.__doc__ = f"Elementwise {prim.name} with broadcasting."
+    return op
+
+
+def promote_scalar(x: Any, y: Any) -> tuple:
+    """MindSpore's scalars are weakly typed: a float scalar (a NumPy float64 one too) takes
+    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32
+    (NumPy would give float64 in both cases)."""
+    for i, (t, v) in enumerate(((x, y), (y, x))):
+        if isinstance(v, float) and isinstance(t, Tensor):
+            v = float(v)  # a NumPy float64 scalar counts as the Python float it is
+            if t._data.dtype.kind in "biu":
+                t = S.cast(t, dtype=np.dtype(np.float32))
+            return (t, v) if i == 0 else (v, t)
+    return x, y
+
+
 def _unary(prim, name: str):
     def op(x: Any) -> Tensor:
         return prim(_tensor(x, name))
@@ -64,15 +87,15 @@ def _unary(prim, name: str):
 
 
 # --- elementwise ----------------------------------------------------------------------------
-add = _binary(A.add, "add")
-sub = _binary(A.sub, "sub")
-mul = _binary(A.mul, "mul")
-div = _binary(A.div, "div")
-maximum = _binary(A.maximum, "maximum")
-minimum = _binary(A.minimum, "minimum")
-floor_div = _binary(A.floor_div, "floor_div")
-floor_mod = _binary(A.floor_mod, "floor_mod")
-atan2 = _binary(A.atan2, "atan2")
+add = _arith(A.add, "add")
+sub = _arith(A.sub, "sub")
+mul = _arith(A.mul, "mul")
+div = _arith(A.div, "div")
+maximum = _arith(A.maximum, "maximum")
+minimum = _arith(A.minimum, "minimum")
+floor_div = _arith(A.floor_div, "floor_div")
+floor_mod = _arith(A.floor_mod, "floor_mod")
+atan2 = _arith(A.atan2, "atan2")
 equal = _binary(C.equal, "equal")
 not_equal = _binary(C.not_equal, "not_equal")
 less = _binary(C.less, "less")
@@ -128,7 +151,7 @@ round = _unary(U.round_, "round")
 
 def pow(x: Any, y: Any) -> Tensor:
     """``x ** y``; either may be a Python number."""
-    return A.pow_(_operand(x, "pow", "x"), _operand(y, "pow", "exponent"))
+    return A.pow_(*promote_scalar(_operand(x, "pow", "x"), _operand(y, "pow", "exponent")))
 
 
 power = pow
