@@ -53,7 +53,8 @@ def shift(x: Any, axis: int, step: int, fill: float) -> Any:
 # --- gather_nd / scatter ------------------------------------------------------------------
 def _rows(x_shape: tuple, indices, name: str):
     """Linear row numbers of the index tuples in ``indices`` (last axis = one tuple) over the
-    first ``k`` axes of ``x``, after checking rank and bounds."""
+    first ``k`` axes of ``x``, after checking rank and bounds. An empty tuple (``k == 0``)
+    selects the whole input, as in TensorFlow and MindSpore: every row number is 0 of 1."""
     xp = xp_of(indices)
     if indices.dtype.kind not in "iu":
         raise TypeError(f"For '{name}', 'indices' must be an integer tensor, but got "
@@ -66,7 +67,9 @@ def _rows(x_shape: tuple, indices, name: str):
                          f"the rank of the input ({len(x_shape)}); indices shape "
                          f"{list(indices.shape)}, input shape {list(x_shape)}.")
     dims = tuple(x_shape[:k])
-    flat = indices.reshape(-1, k)
+    # The row count is given, not -1: with k == 0 (an empty tuple, which selects the whole
+    # input as its one row) reshape could not infer it.
+    flat = indices.reshape(math.prod(indices.shape[:-1]), k)
     if xp is np and flat.shape[0] and k:
         lin = _linear_rows(flat, dims)  # faster than np.ravel_multi_index's checks
         if lin is not None:
