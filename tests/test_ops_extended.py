@@ -208,6 +208,8 @@ UPD_IDX = np.array([[0, 1], [2, 3], [0, 1]])         # repeated: the last update
 MASK = np.array([[True, False, True, False], [False, False, True, True], [True, True, False, False]])
 ROWS = np.array([2, 0, 2])
 NDI, ROWI, UPDI, MASKT, ROWST = T(ND_IDX), T(ROW_IDX), T(UPD_IDX), T(MASK), T(ROWS)
+EMPTY_IDX = np.zeros((2, 1, 0), np.int64)  # index tuples of length 0: each is the whole input
+EMPTYI = T(EMPTY_IDX)
 
 ROWS_TABLE = [
     # activation composites (verify values and derivatives)
@@ -311,6 +313,15 @@ ROWS_TABLE = [
         lambda x, u: scatter_add_ref(x, np.array([[1], [1], [0]]), u), N((3, 2), (3, 2))),
     Row("scatter_add_method", lambda x, u: x.scatter_add(NDI, u),
         lambda x, u: scatter_add_ref(x, ND_IDX, u), N((3, 4), (4,))),
+    Row("gather_nd_empty_tuples", lambda x: ops.gather_nd(x, EMPTYI),
+        lambda x: np.broadcast_to(x, (2, 1) + x.shape).copy(), N((3, 2))),
+    Row("scatter_nd_empty_tuples", lambda u: ops.scatter_nd(EMPTYI, u, (3, 2)),
+        lambda u: u.sum((0, 1)), N((2, 1, 3, 2))),
+    Row("tensor_scatter_add_empty_tuples", lambda x, u: ops.tensor_scatter_add(x, EMPTYI, u),
+        lambda x, u: x + u.sum((0, 1)), N((3, 2), (2, 1, 3, 2))),
+    Row("tensor_scatter_update_empty_tuples",
+        lambda x, u: ops.tensor_scatter_update(x, EMPTYI, u), lambda x, u: u[-1, -1],
+        N((3, 2), (2, 1, 3, 2))),
     Row("masked_fill_scalar", lambda x: ops.masked_fill(x, MASKT, 0.25),
         lambda x: np.where(MASK, 0.25, x), N((3, 4))),
     Row("masked_fill_tensor", lambda x, v: x.masked_fill(T(MASK[0]), v),
@@ -598,6 +609,37 @@ def test_tensor_scatter_update_repeated_index_last_wins() -> None:
     gx, gu = ops.grad(lambda a, b: (ops.tensor_scatter_update(a, UPDI, b) * 2).sum(), (0, 1))(x, u)
     np.testing.assert_array_equal(gu.asnumpy(), [0.0, 2.0, 2.0])
     assert gx.asnumpy()[0, 1] == 0 and gx.asnumpy()[2, 3] == 0 and gx.asnumpy()[1, 1] == 2
+
+
+def test_index_tuples_of_length_zero_select_the_whole_input() -> None:
+    """indices of shape (..., 0), as in TensorFlow and MindSpore: gather_nd gives one copy of
+    x per index tuple, the scatters add (or write, the last one winning) every update to the
+    whole tensor, and the gradients follow: d/dx sum(w * gather_nd(x, idx)) = sum of w."""
+    x = np.array([[1.0, 2.0], [3.0, 4.0]])
+    idx = T(np.zeros((3, 0), np.int32))
+    u = np.arange(12.0).reshape(3, 2, 2)
+    out = ops.gather_nd(T(x), idx).asnumpy()
+    assert out.shape == (3, 2, 2)
+    np.testing.assert_array_equal(out, [x, x, x])
+    np.testing.assert_array_equal(ops.gather_nd(T(x), T(np.zeros(0, np.int64))).asnumpy(), x)
+    np.testing.assert_array_equal(ops.gather_nd(T(np.float32(5.0)), idx).asnumpy(), [5, 5, 5])
+    np.testing.assert_array_equal(ops.scatter_nd(idx, T(u), (2, 2)).asnumpy(),
+                                  [[12.0, 15.0], [18.0, 21.0]])
+    np.testing.assert_array_equal(ops.tensor_scatter_add(T(x), idx, T(u)).asnumpy(),
+                                  [[13.0, 17.0], [21.0, 25.0]])
+    np.testing.assert_array_equal(ops.tensor_scatter_update(T(x), idx, T(u)).asnumpy(), u[2])
+    w = T(u)
+    gx = ops.grad(lambda a: (ops.gather_nd(a, idx) * w).sum())(T(x))
+    np.testing.assert_array_equal(gx.asnumpy(), u.sum(0))
+    gx, gu = ops.grad(lambda a, b: (ops.tensor_scatter_update(a, idx, b) * T(x)).sum(),
+                      (0, 1))(T(x), T(u))
+    np.testing.assert_array_equal(gx.asnumpy(), np.zeros((2, 2)))
+    np.testing.assert_array_equal(gu.asnumpy(), [np.zeros((2, 2)), np.zeros((2, 2)), x])
+    # no index tuples at all: an empty result, and scatters that leave x as it is
+    none = T(np.zeros((0, 0), np.int64))
+    assert ops.gather_nd(T(x), none).shape == (0, 2, 2)
+    np.testing.assert_array_equal(
+        ops.tensor_scatter_add(T(x), none, T(np.zeros((0, 2, 2)))).asnumpy(), x)
 
 
 def test_one_hot_values_and_no_gradient() -> None:

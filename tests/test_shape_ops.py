@@ -1,8 +1,8 @@
 """Shape, indexing and matrix-product paths added for speed, checked like every primitive:
 the split / stack / unstack primitives (each the transpose of concat, unstack, stack), the
 view transpose of getitems that keep every element (flips, added and removed axes), the
-sort-and-reduceat transpose of one-axis integer indexing, and the matmul fast paths (inner
-dimension 1, broadcast operands). Each is checked against NumPy, against central
+transpose of one-axis integer indexing (the scatters' float64 sums), and the matmul fast
+paths (inner dimension 1, broadcast operands). Each is checked against NumPy, against central
 differences to third order (forward and reverse, mixed), in GRAPH mode, under vmap and in
 Taylor mode."""
 from __future__ import annotations
@@ -193,6 +193,43 @@ def test_take_transpose_equals_add_at(shape, axis, idx, dtype, ellipsis):
     np.add.at(want, (slice(None),) * axis + (idx,), g)
     assert got.dtype == want.dtype
     np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-5)
+
+
+TAKES = {
+    "getitem": lambda x, i: x[i],
+    "gather": lambda x, i: ops.gather(x, i, 0),
+    "index_select": lambda x, i: ops.index_select(x, 0, i),
+    "getitem_columns": lambda x, i: ops.transpose(x[:, i], (1, 0)),  # x holds columns
+}
+
+
+TAKE_CASES = [(t, 0) for t in list(TAKES)[:3]] + [(t, 3) for t in TAKES]  # columns: rows only
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32])
+@pytest.mark.parametrize("take,cols", TAKE_CASES,
+                         ids=[f"{t}_{'rows' if c else 'elements'}" for t, c in TAKE_CASES])
+def test_take_gradients_sum_repeats_without_losing_digits(dtype, take, cols):
+    """The gradients of integer-array indexing, gather and index_select sum repeated
+    indices in float64 and round once, as the scatters do: float16 ones stopped counting
+    at 2048, and 2**20 tenths summed in float32 drift by about 1%."""
+    count = 2 ** 20 if dtype == np.float32 else 5000
+    idx = T(np.r_[np.full(count, 1), 2].astype(np.int32))  # index 1, count times; 2 once
+    shape = (4, cols) if cols else (4,)
+    tenths = np.full((count + 1,) + shape[1:], 0.1, dtype)
+    want = np.zeros(shape, dtype)
+    want[1] = dtype(tenths[:count].astype(np.float64).sum(0)[()])
+    want[2] = tenths[count]
+    x = T(np.zeros(shape[::-1] if take == "getitem_columns" else shape, dtype))
+
+    def grad(weights):
+        g = ops.grad(lambda a: (TAKES[take](a, idx) * T(weights)).sum())(x).asnumpy()
+        assert g.dtype == dtype
+        return g.T if take == "getitem_columns" else g
+
+    ones = grad(np.ones_like(tenths))
+    assert (ones[1] == count).all() and (ones[2] == 1).all() and (ones[[0, 3]] == 0).all()
+    np.testing.assert_array_equal(grad(tenths), want)
 
 
 def test_bijective_getitem_transposes_without_index_add(monkeypatch):

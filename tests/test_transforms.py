@@ -754,3 +754,37 @@ def test_custom_bprop_cell_parameters_get_zero_gradient(mode) -> None:
     assert_tree(run(ops.GradOperation(get_all=True, get_by_list=True)(net, [net.w]), X),
                 (([10, 10],), ([0],)))
     assert_tree(run(ops.GradOperation(get_by_list=True)(net, [net.w]), X), ([0],))
+
+
+def test_custom_bprop_given_a_differentiated_parameter(mode) -> None:
+    # A bprop Cell called with a Parameter that grad differentiates as a weight: the weight
+    # gets the bprop's cotangent for that input (here twice the true derivative).
+    class Scale(nn.Cell):
+        def construct(self, x, w):
+            return x * w
+
+        def bprop(self, x, w, out, dout):
+            return dout * w, 2 * dout * x
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = Parameter(t32([1.0, 2.0, 3.0]), name="w")
+            self.scale = Scale()
+
+        def construct(self, x):
+            return (self.scale(x, self.w) ** 2).sum()
+
+    net, x = Net(), t32([0.5, 1.0, 2.0])
+    xv, wv = x.asnumpy(), net.w.asnumpy()
+    # loss = sum((x w)^2), dout = 2 x w: d/dx = dout w = 2 x w^2, d/dw = 2 dout x = 4 x^2 w
+    assert_tree(run(ops.GradOperation(get_all=True, get_by_list=True)(net, net.trainable_params()),
+                    x), ((2 * xv * wv ** 2,), (4 * xv ** 2 * wv,)))
+    assert_tree(run(ops.GradOperation(get_by_list=True)(net, ParameterTuple([net.w])), x),
+                (4 * xv ** 2 * wv,))
+    assert_tree(run(ops.GradOperation()(net), x), 2 * xv * wv ** 2)  # w not differentiated
+    # the bprop Cell differentiated directly, its Parameter argument given by the caller
+    scale = Scale()
+    w = Parameter(t32([1.0, 2.0, 3.0]), name="w2")
+    assert_tree(run(ops.GradOperation(get_by_list=True)(lambda a: scale(a, w), [w]), x),
+                (2 * xv,))

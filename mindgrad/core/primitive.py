@@ -194,8 +194,11 @@ def custom_vjp_call(fun: Callable, bwd: Callable, args: Sequence, name: str) -> 
     """Call ``fun(*args)`` whose reverse rule is ``bwd(args, out, dout) -> grads``.
 
     Reverse-mode traces record ``bwd`` instead of differentiating ``fun``; every other
-    transformation sees the operations of ``fun`` as usual."""
-    top = find_top_trace(args)
+    transformation sees the operations of ``fun`` as usual. A Parameter differentiated as
+    a weight stands for its tracer here as in ``bind``: its trace is the one that records
+    the call, and ``bwd``'s cotangent for it reaches the weight."""
+    traced = _resolve_params(args) if state.substituted else args
+    top = find_top_trace(traced)
     if top is None or not hasattr(top, "process_custom_vjp"):
-        return fun(*args)
-    return top.process_custom_vjp(fun, bwd, args, name)
+        return fun(*args)  # each operation of fun resolves its Parameters through bind
+    return top.process_custom_vjp(fun, bwd, traced, name)

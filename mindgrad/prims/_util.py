@@ -45,3 +45,49 @@ def checked_binary(name: str, fn: Any):
 
     impl.__name__ = name
     return impl
+
+
+# Index entries summed per pass of ``scatter_sums``: a block's positions and float64 values
+# (16 bytes an entry) stay in cache, where the whole array's at once would be two large
+# fresh temporaries (slow to fault in, and they leave the cache).
+_BLOCK = 1 << 15
+
+
+def scatter_sums(lin, u3, nrows: int):
+    """The transpose of taking ``nrows`` slices along the middle axis: a fresh
+    ``(pre, nrows, post)`` array holding each slice ``u3[:, i]`` of the ``(pre, m, post)``
+    array ``u3`` added at slice ``lin[i]`` (``0 <= lin < nrows``), repeats accumulating.
+
+    Floating point sums in float64 (complex in complex128) whatever the input's precision,
+    so that the caller rounds once: added one at a time in float32, a few thousand repeats
+    of one index already lose digits (float16 stops counting at 2048). The result may
+    therefore be wider than ``u3``; the caller casts it in a pass it needs anyway. When no
+    index repeats, nothing is summed: the slices are assigned in ``u3``'s own dtype."""
+    xp = xp_of(u3)
+    pre, m, post = u3.shape
+    lin = lin.astype(np.intp, copy=False)  # unsigned would promote the positions to float
+    if xp is not np:
+        import cupyx
+
+        out = xp.zeros((pre, nrows, post), dtype=u3.dtype)
+        cupyx.scatter_add(out, (slice(None), lin), u3)
+        return out
+    if pre * post > 1 and m <= nrows and np.unique(lin).size == m:
+        out = np.zeros((pre, nrows, post), u3.dtype)
+        out[:, lin] = u3
+        return out
+    if pre * post == 1 and u3.dtype.kind == "f" and u3.dtype.itemsize <= 8:
+        # single elements: one vectorized pass, which sums in float64 itself
+        return np.bincount(lin, weights=u3.reshape(m), minlength=nrows).reshape(1, nrows, 1)
+    acc = np.result_type(u3.dtype, np.float64) if u3.dtype.kind in "fc" else u3.dtype
+    out = np.zeros(pre * nrows * post, acc)
+    # Every entry's flat position in ``out``, one block of index entries at a time: add.at's
+    # fast path wants 1-D operands of one dtype (2-D rows take its slow generic path, and
+    # sorting + add.reduceat pays a call per run and per column).
+    base = (np.arange(pre) * nrows)[:, None, None]
+    cols = np.arange(post)
+    step = max(1, _BLOCK // max(1, pre * post))
+    for a in range(0, m, step):
+        pos = (base + lin[a:a + step, None]) * post + cols
+        np.add.at(out, pos.reshape(-1), u3[:, a:a + step].astype(acc).reshape(-1))
+    return out.reshape(pre, nrows, post)

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from ..core.primitive import Primitive
-from ._util import xp_of
+from ._util import scatter_sums, xp_of
 from . import compare as C
 from . import shape as S
 
@@ -53,7 +53,8 @@ def shift(x: Any, axis: int, step: int, fill: float) -> Any:
 # --- gather_nd / scatter ------------------------------------------------------------------
 def _rows(x_shape: tuple, indices, name: str):
     """Linear row numbers of the index tuples in ``indices`` (last axis = one tuple) over the
-    first ``k`` axes of ``x``, after checking rank and bounds."""
+    first ``k`` axes of ``x``, after checking rank and bounds. An empty tuple (``k == 0``)
+    selects the whole input, as in TensorFlow and MindSpore: every row number is 0 of 1."""
     xp = xp_of(indices)
     if indices.dtype.kind not in "iu":
         raise TypeError(f"For '{name}', 'indices' must be an integer tensor, but got "
@@ -66,7 +67,9 @@ def _rows(x_shape: tuple, indices, name: str):
                          f"the rank of the input ({len(x_shape)}); indices shape "
                          f"{list(indices.shape)}, input shape {list(x_shape)}.")
     dims = tuple(x_shape[:k])
-    flat = indices.reshape(-1, k)
+    # The row count is given, not -1: with k == 0 (an empty tuple, which selects the whole
+    # input as its one row) reshape could not infer it.
+    flat = indices.reshape(math.prod(indices.shape[:-1]), k)
     if xp is np and flat.shape[0] and k:
         lin = _linear_rows(flat, dims)  # faster than np.ravel_multi_index's checks
         if lin is not None:
@@ -119,38 +122,11 @@ def _gather_nd_impl(x, indices):
     return x2[lin].reshape(tuple(indices.shape[:-1]) + rest)
 
 
-def _scatter_sums(lin, u2, nrows: int):
-    """The sums of the update rows ``u2[i]`` gathered at rows ``lin[i]`` of a fresh
-    ``(nrows, rest)`` array, repeated rows accumulating. Half and single precision sum in
-    float64 and round once: added one at a time in float32, a few thousand repeats of one
-    index already lose digits (2**24 ones would stop counting). The result may be float64
-    (the caller rounds it into the output in the same pass it needs anyway)."""
-    xp = xp_of(u2)
-    rest = u2.shape[1]
-    if xp is not np:
-        import cupyx
-
-        out = xp.zeros((nrows, rest), dtype=u2.dtype)
-        cupyx.scatter_add(out, lin, u2)
-        return out
-    wide = u2.dtype.kind == "f" and u2.dtype.itemsize < 8
-    if rest == 1 and u2.dtype.kind == "f":
-        # one vectorized pass, summing in float64 whatever the input's precision
-        return np.bincount(lin, weights=u2[:, 0], minlength=nrows).reshape(nrows, 1)
-    out = np.zeros((nrows, rest), dtype=np.float64 if wide else u2.dtype)
-    vals = u2.astype(out.dtype, copy=False)  # add.at's fast path wants one dtype ...
-    if rest == 1:  # ... and 1-D operands
-        np.add.at(out.reshape(-1), lin, vals.reshape(-1))
-    else:
-        np.add.at(out, lin, vals)
-    return out
-
-
 def _scatter_add_impl(x, indices, updates):
     lin, k = _rows(x.shape, indices, "TensorScatterAdd")
     _check_updates("TensorScatterAdd", x.shape, indices, updates)
-    rows = updates.reshape(lin.shape[0], math.prod(x.shape[k:]))
-    sums = _scatter_sums(lin, rows, math.prod(x.shape[:k]))
+    rows = updates.reshape(1, lin.shape[0], math.prod(x.shape[k:]))
+    sums = scatter_sums(lin, rows, math.prod(x.shape[:k]))
     return xp_of(x).add(x.reshape(sums.shape), sums, dtype=x.dtype).reshape(x.shape)
 
 
@@ -161,8 +137,8 @@ def _scatter_nd_impl(indices, updates, shape):
     shape = tuple(shape)
     lin, k = _rows(shape, indices, "ScatterNd")
     _check_updates("ScatterNd", shape, indices, updates, target="shape")
-    rows = updates.reshape(lin.shape[0], math.prod(shape[k:]))
-    sums = _scatter_sums(lin, rows, math.prod(shape[:k]))
+    rows = updates.reshape(1, lin.shape[0], math.prod(shape[k:]))
+    sums = scatter_sums(lin, rows, math.prod(shape[:k]))
     return sums.astype(updates.dtype, copy=False).reshape(shape)
 
 

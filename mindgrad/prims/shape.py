@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from ..core.primitive import Primitive
-from ._util import filled_view, xp_of
+from ._util import filled_view, scatter_sums, xp_of
 from . import reduce as R
 
 
@@ -196,34 +196,14 @@ def _take_axis(index: Any, arrays: tuple, ndim: int) -> tuple | None:
 
 def _take_transpose(g, axis: int, idx, shape: tuple):
     """The transpose of ``take(x, idx, axis)`` (NumPy arrays): the slices of ``g`` summed
-    into the positions they were taken from. Sorting the indices and summing each run of
-    equal ones with ``add.reduceat`` is about twice as fast as ``add.at``; when the slices
-    are tiny (a few elements) the per-run cost of reduceat loses, so ``add.at`` is kept."""
+    into the positions they were taken from, with the scatters' precision (half and single
+    precision summed in float64, rounded once)."""
     n = shape[axis]
-    pre = math.prod(shape[:axis])
-    post = math.prod(shape[axis + 1:])
     flat = idx.reshape(-1)
     if flat.size and flat.min() < 0:
         flat = np.where(flat < 0, flat + n, flat)
-    out = np.zeros((pre, n, post), g.dtype)
-    g3 = g.reshape(pre, flat.size, post)
-    if pre * post == 1:  # single elements: add.at's fast path takes 1-D operands only
-        np.add.at(out.reshape(n), flat, g3.reshape(flat.size))
-        return out.reshape(shape)
-    if pre * post < 8 or g.dtype.kind not in "fc":
-        np.add.at(out, (_FULL, flat), g3)
-        return out.reshape(shape)
-    order = np.argsort(flat, kind="stable")
-    s = flat[order]
-    new_run = np.empty(s.size, bool)
-    new_run[:1] = True
-    np.not_equal(s[1:], s[:-1], out=new_run[1:])
-    starts = np.flatnonzero(new_run)
-    if starts.size == s.size:  # no repeated index: a plain assignment
-        out[:, flat] = g3
-    else:
-        out[:, s[starts]] = np.add.reduceat(g3[:, order], starts, axis=1)
-    return out.reshape(shape)
+    g3 = g.reshape(math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:]))
+    return scatter_sums(flat, g3, n).astype(g.dtype, copy=False).reshape(shape)
 
 
 def _index_add_impl(g, *arrays, index, shape):
