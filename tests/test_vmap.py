@@ -206,3 +206,15 @@ def test_batched_index_in_graph_mode():
     want = np.stack([x.asnumpy()[b][:, i.asnumpy()[b]] * 2.0 for b in range(3)])
     np.testing.assert_array_equal(f(x, i).asnumpy(), want)
     np.testing.assert_array_equal(f(x, i).asnumpy(), want)
+
+
+def test_batched_mask_index():
+    ragged = T([[1.0, -1.0, 2.0], [-3.0, -4.0, 5.0]])
+    with pytest.raises(ValueError, match=r"For 'vmap', .* shape \[2\] for example 0 but \[1\] "
+                                         r"for example 1.*boolean-mask index inside vmap.*"
+                                         r"ops\.select or ops\.masked_fill"):
+        ops.vmap(lambda a: a[a > 0])(ragged)
+    # the same number of elements in every example can be stacked
+    x = T([[1.0, -1.0, 2.0], [-3.0, 4.0, 5.0]])
+    np.testing.assert_array_equal(ops.vmap(lambda a: a[a > 0])(x).asnumpy(),
+                                  [[1.0, 2.0], [4.0, 5.0]])

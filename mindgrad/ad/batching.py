@@ -68,14 +68,24 @@ class BatchTrace(Trace):
         return B.moveaxis(val, bdim, out_axis)
 
 
-def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int) -> tuple:
-    """Fallback for primitives without a batch rule: apply per element, then stack."""
+def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
+          hint: str = "") -> tuple:
+    """Fallback for primitives without a batch rule: apply per element, then stack.
+    ``hint`` says why results of different shapes would arise, for the error."""
     from ..prims import batch_rules as B
 
     outs = []
     for i in range(size):
         args = [v if d is None else B.take(v, i, d) for v, d in zip(vals, dims)]
         outs.append(bind(prim, args, params))
+    shapes = [[list(B.S.shape_of(r)) for r in o] if prim.multiple_results
+              else list(B.S.shape_of(o)) for o in outs]
+    odd = next((i for i, s in enumerate(shapes) if s != shapes[0]), None)
+    if odd is not None:
+        raise ValueError(f"For 'vmap', {prim.name} gives a result of shape {shapes[0]} "
+                         f"for example 0 but {shapes[odd]} for example {odd}: results "
+                         f"of different shapes cannot be stacked into one batch"
+                         + (f"; {hint}." if hint else "."))
     if prim.multiple_results:
         return tuple(B.stack0(list(col)) for col in zip(*outs)), 0
     return B.stack0(outs), 0

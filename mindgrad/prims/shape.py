@@ -459,13 +459,17 @@ def _batched_masks(arrays: tuple, adims: tuple) -> bool:
     return any(d is not None and dtype_of(a) == np.bool_ for a, d in zip(arrays, adims))
 
 
+_MASK_HINT = ("a boolean-mask index inside vmap selects as many elements as each example "
+              "has True values; keep the shape fixed with ops.select or ops.masked_fill instead")
+
+
 def _batch_getitem(args, dims, index):
     x, arrays, xd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):  # per-example shapes that depend on the values
         from ..ad.batching import _loop
 
-        return _loop(getitem, list(args), list(dims), {"index": index}, size)
+        return _loop(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
     new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims,
                                                  _example_ndim(x, xd), size, xd is not None)
     if x_axis is not None:
