@@ -218,3 +218,31 @@ def test_batched_mask_index():
     x = T([[1.0, -1.0, 2.0], [-3.0, 4.0, 5.0]])
     np.testing.assert_array_equal(ops.vmap(lambda a: a[a > 0])(x).asnumpy(),
                                   [[1.0, 2.0], [4.0, 5.0]])
+
+
+# --- axes and state errors --------------------------------------------------------------------
+def test_scalar_input_cannot_be_mapped():
+    with pytest.raises(ValueError, match=r"For 'vmap', in_axes 0 cannot map an input of shape "
+                                         r"\[\] \(rank 0\)"):
+        ops.vmap(lambda a: a * 2)(ms.Tensor(1.0))
+    # unmapped, a scalar is fine
+    got = ops.vmap(lambda a, s: a * s, in_axes=(0, None))(T([1.0, 2.0]), ms.Tensor(3.0))
+    np.testing.assert_array_equal(got.asnumpy(), [3.0, 6.0])
+
+
+def test_axes_out_of_range():
+    x = T(np.arange(12.0).reshape(4, 3))
+    with pytest.raises(ValueError, match=r"out_axes 3 is out of range for a mapped output of "
+                                         r"shape \[4, 3\] \(rank 2\): it must be in \[-2, 2\)"):
+        ops.vmap(lambda a: a, 0, 3)(x)
+    with pytest.raises(ValueError, match=r"out_axes -3 is out of range"):
+        ops.vmap(lambda a: a, 0, -3)(x)
+    with pytest.raises(ValueError, match=r"in_axes 2 is out of range for an input of shape "
+                                         r"\[4, 3\] \(rank 2\): it must be in \[-2, 2\)"):
+        ops.vmap(lambda a: a, 2)(x)
+    with pytest.raises(ValueError, match=r"in_axes -3 is out of range"):
+        ops.vmap(lambda a: a, -3)(x)
+    # negative axes in range count from the end
+    np.testing.assert_array_equal(ops.vmap(lambda a: a * 1.0, -1, -1)(x).asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal(ops.vmap(lambda a: a[0], -1, -1)(x).asnumpy(), x.asnumpy()[0])
+    np.testing.assert_array_equal(ops.vmap(lambda a: a, -2, -1)(x).asnumpy(), x.asnumpy().T)

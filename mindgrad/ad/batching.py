@@ -10,6 +10,18 @@ from typing import Any, Sequence
 from ..core.primitive import Primitive, Trace, Tracer, bind
 
 
+def check_axis(name: str, axis: int, shape: tuple, what: str) -> None:
+    """A vmap axis must name a dimension of the value it maps (rank >= 1)."""
+    n = len(shape)
+    if not n:
+        raise ValueError(f"For 'vmap', {name} {axis} cannot map {what} {list(shape)} (rank 0): "
+                         f"a mapped value needs at least one dimension; give {name} None for "
+                         f"a value that is not mapped.")
+    if not -n <= axis < n:
+        raise ValueError(f"For 'vmap', {name} {axis} is out of range for {what} "
+                         f"{list(shape)} (rank {n}): it must be in [{-n}, {n}).")
+
+
 class BatchTracer(Tracer):
     __slots__ = ("primal", "bdim")
 
@@ -65,6 +77,7 @@ class BatchTrace(Trace):
             return val
         if bdim is None:
             val, bdim = B.broadcast_batch(val, self.size), 0
+        check_axis("out_axes", out_axis, B.S.shape_of(val), "a mapped output of shape")
         return B.moveaxis(val, bdim, out_axis)
 
 
