@@ -246,3 +246,17 @@ def test_axes_out_of_range():
     np.testing.assert_array_equal(ops.vmap(lambda a: a * 1.0, -1, -1)(x).asnumpy(), x.asnumpy())
     np.testing.assert_array_equal(ops.vmap(lambda a: a[0], -1, -1)(x).asnumpy(), x.asnumpy()[0])
     np.testing.assert_array_equal(ops.vmap(lambda a: a, -2, -1)(x).asnumpy(), x.asnumpy().T)
+
+
+def test_batchnorm_inside_vmap():
+    xs = ms.Tensor(RNG.standard_normal((4, 5, 3)).astype(np.float32))
+    bn = nn.BatchNorm1d(3)
+    bn.set_train(True)
+    with pytest.raises(ValueError, match=r"Parameter 'moving_mean' cannot be updated with a "
+                                         r"per-example value inside vmap"):
+        ops.vmap(bn)(xs)
+    np.testing.assert_array_equal(bn.moving_mean.asnumpy(), np.zeros(3))  # left untouched
+    # in inference mode the running statistics are only read
+    bn.moving_mean.set_data(ms.Tensor(np.array([0.5, -1.0, 2.0], np.float32)))
+    bn.set_train(False)
+    np.testing.assert_allclose(ops.vmap(bn)(xs).asnumpy(), loop_over(bn, [xs], (0,)), rtol=1e-6)

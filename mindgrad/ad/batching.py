@@ -34,6 +34,15 @@ class BatchTracer(Tracer):
         raise TypeError("A batched value inside vmap has no single value: Python control "
                         "flow or conversion on it is not possible; use ops.select instead.")
 
+    def _assigned(self, name: str):
+        # One Parameter holds one value: there is no per-example state to write back to.
+        raise ValueError(f"For 'Parameter.set_data', Parameter '{name}' cannot be updated "
+                         f"with a per-example value inside vmap (of shape "
+                         f"{list(self.shape)} per example): a Parameter holds one value for "
+                         f"the whole batch. Layers that update running statistics (BatchNorm "
+                         f"in training mode) cannot run inside vmap; call set_train(False) "
+                         f"or update the Parameter outside vmap.")
+
 
 class BatchTrace(Trace):
     __slots__ = ("size",)
