@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import mindgrad as ms
-from mindgrad import ops
+from mindgrad import nn, ops
 
 RNG = np.random.default_rng(0)
 
@@ -15,9 +15,15 @@ def T(a):
     return ms.Tensor(np.asarray(a, np.float64))
 
 
-def per_example(f, xs, axis=0):
-    n = xs.shape[axis]
-    return np.stack([f(ms.Tensor(np.take(xs.asnumpy(), i, axis))).asnumpy() for i in range(n)])
+def loop_over(f, args, in_axes):
+    """The per-example results of ``f`` stacked: what vmap must give."""
+    n = next(a.shape[ax] for a, ax in zip(args, in_axes) if ax is not None)
+
+    def example(b):
+        return [a if ax is None else ms.Tensor(np.take(a.asnumpy(), b, ax))
+                for a, ax in zip(args, in_axes)]
+
+    return np.stack([f(*example(b)).asnumpy() for b in range(n)])
 
 
 W = T(RNG.standard_normal((3, 4)))
@@ -45,7 +51,7 @@ CASES = [
 def test_vmap_matches_loop(name, f, shape):
     xs = T(RNG.standard_normal(shape))
     got = ops.vmap(f)(xs).asnumpy()
-    np.testing.assert_allclose(got, per_example(f, xs), rtol=1e-12)
+    np.testing.assert_allclose(got, loop_over(f, [xs], (0,)), rtol=1e-12)
 
 
 def test_in_axes_out_axes_and_none():
@@ -100,3 +106,157 @@ def test_vmap_errors():
         ops.vmap(lambda a: a, in_axes=2)(T(np.ones(3)))
     with pytest.raises(TypeError, match="no single value"):
         ops.vmap(lambda a: a * 2 if a > 0 else a)(T(np.ones(3)))
+
+
+# --- indexing with batched indices ------------------------------------------------------------
+TAB = T(RNG.standard_normal((4, 3)))
+IDS = ms.Tensor(np.array([[1], [2], [3]], np.int32))  # one row number per example
+
+
+def test_batched_index_into_shared_table():
+    np.testing.assert_array_equal(ops.vmap(lambda i: TAB[i])(IDS).asnumpy(),
+                                  TAB.asnumpy()[IDS.asnumpy()])
+    np.testing.assert_array_equal(ops.vmap(lambda i: ops.gather(TAB, i, 0))(IDS).asnumpy(),
+                                  TAB.asnumpy()[IDS.asnumpy()])
+    cols = ms.Tensor(np.array([[2, 0], [1, 1], [0, 2]], np.int32))
+    got = ops.vmap(lambda i: ops.gather(TAB, i, 1))(cols).asnumpy()
+    np.testing.assert_array_equal(got, np.stack([TAB.asnumpy()[:, c] for c in cols.asnumpy()]))
+    scalars = ms.Tensor(np.array([3, 0, 3], np.int32))  # a 0-d index per example
+    np.testing.assert_array_equal(ops.vmap(lambda i: TAB[i])(scalars).asnumpy(),
+                                  TAB.asnumpy()[[3, 0, 3]])
+    nested = ms.Tensor(np.array([[[1, 2], [0, 3]], [[3, 3], [2, 1]]]))
+    np.testing.assert_array_equal(ops.vmap(ops.vmap(lambda i: TAB[i]))(nested).asnumpy(),
+                                  TAB.asnumpy()[nested.asnumpy()])
+
+
+X4 = T(RNG.standard_normal((3, 2, 4, 5)))  # a batch of 3 examples of shape (2, 4, 5)
+I2 = ms.Tensor(RNG.integers(0, 2, (3, 2, 2)))  # per example a (2, 2) index into size 2
+J1 = ms.Tensor(RNG.integers(-4, 4, (3, 2)))  # per example a (2,) index into size 4 or 5
+MASK = ms.Tensor(np.array([True, False, False, True]))
+INDEXES = [  # x, i, j: one example's value and indices
+    ("array", lambda x, i, j: x[i]),
+    ("slice_array", lambda x, i, j: x[:, j]),
+    ("ellipsis_array", lambda x, i, j: x[..., j]),
+    ("two_arrays", lambda x, i, j: x[i[:, :1], j]),
+    ("int_slice_array", lambda x, i, j: x[0, :, j]),  # separated: NumPy moves them in front
+    ("slice_int_array", lambda x, i, j: x[:, 0, j]),
+    ("array_slice_array", lambda x, i, j: x[i[:, 0], :, j]),
+    ("newaxis_flip", lambda x, i, j: x[None, i, ::-1]),
+    ("mask_and_array", lambda x, i, j: x[:, MASK, j]),
+    ("array_ellipsis_int", lambda x, i, j: x[i, ..., 1]),
+]
+
+
+@pytest.mark.parametrize("name,f", INDEXES, ids=[c[0] for c in INDEXES])
+@pytest.mark.parametrize("in_axes", [(0, None, None), (None, 0, 0), (None, 0, None),
+                                     (0, 0, 0), (0, None, 0), (1, 2, 1)],
+                         ids=["data", "index", "one_index", "both", "data_one_index", "axes"])
+def test_getitem_batched_anywhere_matches_loop(name, f, in_axes):
+    args = [X4 if in_axes[0] is not None else ms.Tensor(X4.asnumpy()[0]),
+            I2 if in_axes[1] is not None else ms.Tensor(I2.asnumpy()[0]),
+            J1 if in_axes[2] is not None else ms.Tensor(J1.asnumpy()[0])]
+    # a batch axis other than the first: move it there in the inputs
+    args = [a if ax in (None, 0) else ms.Tensor(np.moveaxis(a.asnumpy(), 0, ax))
+            for a, ax in zip(args, in_axes)]
+    want = loop_over(f, args, in_axes)
+    np.testing.assert_array_equal(ops.vmap(f, in_axes)(*args).asnumpy(), want)
+    # per-example gradients (the transpose, index_add, batched the same ways) ...
+    loss = lambda x, i, j: ops.reduce_sum(f(x, i, j) ** 2)  # noqa: E731
+    per = loop_over(ops.grad(loss), args, in_axes)
+    np.testing.assert_allclose(ops.vmap(ops.grad(loss), in_axes)(*args).asnumpy(), per,
+                               rtol=1e-12)
+    # ... and the gradient of the summed batch loss
+    want_total = per.sum(0) if in_axes[0] is None else np.moveaxis(per, 0, in_axes[0])
+    total = lambda x: ops.reduce_sum(ops.vmap(loss, in_axes)(x, *args[1:]))  # noqa: E731
+    np.testing.assert_allclose(ops.grad(total)(args[0]).asnumpy(), want_total, rtol=1e-12)
+
+
+def test_per_example_gradients_of_gathered_rows():
+    ids = ms.Tensor(np.array([[0, 2], [3, 3], [1, 0]], np.int32))
+    v = T(RNG.standard_normal((3, 2, 3)))
+    loss = lambda tab, i, t: ops.reduce_sum(ops.tanh(ops.gather(tab, i, 0)) * t)  # noqa: E731
+    got = ops.vmap(ops.grad(loss), in_axes=(None, 0, 0))(TAB, ids, v).asnumpy()
+    want = np.zeros((3, 4, 3))
+    for b in range(3):  # d/dtab: (1 - tanh^2) * t added into each gathered row
+        for k, row in enumerate(ids.asnumpy()[b]):
+            want[b, row] += (1 - np.tanh(TAB.asnumpy()[row]) ** 2) * v.asnumpy()[b, k]
+    np.testing.assert_allclose(got, want, rtol=1e-12)
+    np.testing.assert_allclose(got, loop_over(ops.grad(loss), [TAB, ids, v], (None, 0, 0)),
+                               rtol=1e-12)
+
+
+def test_vmap_over_embedding():
+    emb = nn.Embedding(5, 3)
+    ids = ms.Tensor(np.array([[4, 0], [1, 1], [2, 3]], np.int32))
+    table = emb.embedding_table.asnumpy()
+    np.testing.assert_array_equal(ops.vmap(emb)(ids).asnumpy(), table[ids.asnumpy()])
+    # per-example gradients with respect to the table
+    grads = ops.vmap(lambda i: ops.grad(lambda: ops.reduce_sum(emb(i) ** 2), None,
+                                        emb.trainable_params())()[0])(ids).asnumpy()
+    for b, row_ids in enumerate(ids.asnumpy()):
+        want = np.zeros_like(table)
+        np.add.at(want, row_ids, 2 * table[row_ids])
+        np.testing.assert_allclose(grads[b], want, rtol=1e-6)
+
+
+def test_batched_index_in_graph_mode():
+    f = ms.jit(ops.vmap(lambda x, i: x[:, i] * 2.0))
+    i = ms.Tensor(np.array([[4, 0], [1, 1], [2, 3]]))
+    x = T(RNG.standard_normal((3, 2, 5)))
+    want = np.stack([x.asnumpy()[b][:, i.asnumpy()[b]] * 2.0 for b in range(3)])
+    np.testing.assert_array_equal(f(x, i).asnumpy(), want)
+    np.testing.assert_array_equal(f(x, i).asnumpy(), want)
+
+
+def test_batched_mask_index():
+    ragged = T([[1.0, -1.0, 2.0], [-3.0, -4.0, 5.0]])
+    with pytest.raises(ValueError, match=r"For 'vmap', .* shape \[2\] for example 0 but \[1\] "
+                                         r"for example 1.*boolean-mask index inside vmap.*"
+                                         r"ops\.select or ops\.masked_fill"):
+        ops.vmap(lambda a: a[a > 0])(ragged)
+    # the same number of elements in every example can be stacked
+    x = T([[1.0, -1.0, 2.0], [-3.0, 4.0, 5.0]])
+    np.testing.assert_array_equal(ops.vmap(lambda a: a[a > 0])(x).asnumpy(),
+                                  [[1.0, 2.0], [4.0, 5.0]])
+
+
+# --- axes and state errors --------------------------------------------------------------------
+def test_scalar_input_cannot_be_mapped():
+    with pytest.raises(ValueError, match=r"For 'vmap', in_axes 0 cannot map an input of shape "
+                                         r"\[\] \(rank 0\)"):
+        ops.vmap(lambda a: a * 2)(ms.Tensor(1.0))
+    # unmapped, a scalar is fine
+    got = ops.vmap(lambda a, s: a * s, in_axes=(0, None))(T([1.0, 2.0]), ms.Tensor(3.0))
+    np.testing.assert_array_equal(got.asnumpy(), [3.0, 6.0])
+
+
+def test_axes_out_of_range():
+    x = T(np.arange(12.0).reshape(4, 3))
+    with pytest.raises(ValueError, match=r"out_axes 3 is out of range for a mapped output of "
+                                         r"shape \[4, 3\] \(rank 2\): it must be in \[-2, 2\)"):
+        ops.vmap(lambda a: a, 0, 3)(x)
+    with pytest.raises(ValueError, match=r"out_axes -3 is out of range"):
+        ops.vmap(lambda a: a, 0, -3)(x)
+    with pytest.raises(ValueError, match=r"in_axes 2 is out of range for an input of shape "
+                                         r"\[4, 3\] \(rank 2\): it must be in \[-2, 2\)"):
+        ops.vmap(lambda a: a, 2)(x)
+    with pytest.raises(ValueError, match=r"in_axes -3 is out of range"):
+        ops.vmap(lambda a: a, -3)(x)
+    # negative axes in range count from the end
+    np.testing.assert_array_equal(ops.vmap(lambda a: a * 1.0, -1, -1)(x).asnumpy(), x.asnumpy())
+    np.testing.assert_array_equal(ops.vmap(lambda a: a[0], -1, -1)(x).asnumpy(), x.asnumpy()[0])
+    np.testing.assert_array_equal(ops.vmap(lambda a: a, -2, -1)(x).asnumpy(), x.asnumpy().T)
+
+
+def test_batchnorm_inside_vmap():
+    xs = ms.Tensor(RNG.standard_normal((4, 5, 3)).astype(np.float32))
+    bn = nn.BatchNorm1d(3)
+    bn.set_train(True)
+    with pytest.raises(ValueError, match=r"Parameter 'moving_mean' cannot be updated with a "
+                                         r"per-example value inside vmap"):
+        ops.vmap(bn)(xs)
+    np.testing.assert_array_equal(bn.moving_mean.asnumpy(), np.zeros(3))  # left untouched
+    # in inference mode the running statistics are only read
+    bn.moving_mean.set_data(ms.Tensor(np.array([0.5, -1.0, 2.0], np.float32)))
+    bn.set_train(False)
+    np.testing.assert_allclose(ops.vmap(bn)(xs).asnumpy(), loop_over(bn, [xs], (0,)), rtol=1e-6)

@@ -149,9 +149,12 @@ def _tangent_or_zero(trace: ForwardTrace, o: Any) -> Any:
 def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0) -> Any:
     """Map ``fn`` over axis ``in_axes[i]`` of each ``args[i]`` (None: not mapped) at once.
     ``out_axes`` is an int/None for every output leaf or a matching tuple."""
-    from .batching import BatchTrace
+    from .batching import BatchTrace, check_axis
 
-    sizes = [(a.shape[ax]) for a, ax in zip(args, in_axes) if ax is not None]
+    for a, ax in zip(args, in_axes):
+        if ax is not None:
+            check_axis("in_axes", ax, a.shape, "an input of shape")
+    sizes = [a.shape[ax] for a, ax in zip(args, in_axes) if ax is not None]
     if not sizes:
         raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
     for s in sizes[1:]:
@@ -160,7 +163,7 @@ def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0
                                f"be equal, but got {sizes[0]} and {s}.")
     trace = push_trace(BatchTrace(sizes[0]))
     try:
-        targs = [a if ax is None else trace.new_tracer(_resolve(a), ax % max(a.ndim, 1))
+        targs = [a if ax is None else trace.new_tracer(_resolve(a), ax % a.ndim)
                  for a, ax in zip(args, in_axes)]
         out = fn(*targs)
     finally:

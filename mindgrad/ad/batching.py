@@ -10,6 +10,18 @@ from typing import Any, Sequence
 from ..core.primitive import Primitive, Trace, Tracer, bind
 
 
+def check_axis(name: str, axis: int, shape: tuple, what: str) -> None:
+    """A vmap axis must name a dimension of the value it maps (rank >= 1)."""
+    n = len(shape)
+    if not n:
+        raise ValueError(f"For 'vmap', {name} {axis} cannot map {what} {list(shape)} (rank 0): "
+                         f"a mapped value needs at least one dimension; give {name} None for "
+                         f"a value that is not mapped.")
+    if not -n <= axis < n:
+        raise ValueError(f"For 'vmap', {name} {axis} is out of range for {what} "
+                         f"{list(shape)} (rank {n}): it must be in [{-n}, {n}).")
+
+
 class BatchTracer(Tracer):
     __slots__ = ("primal", "bdim")
 
@@ -21,6 +33,15 @@ class BatchTracer(Tracer):
     def __lower__(self):
         raise TypeError("A batched value inside vmap has no single value: Python control "
                         "flow or conversion on it is not possible; use ops.select instead.")
+
+    def _assigned(self, name: str):
+        # One Parameter holds one value: there is no per-example state to write back to.
+        raise ValueError(f"For 'Parameter.set_data', Parameter '{name}' cannot be updated "
+                         f"with a per-example value inside vmap (of shape "
+                         f"{list(self.shape)} per example): a Parameter holds one value for "
+                         f"the whole batch. Layers that update running statistics (BatchNorm "
+                         f"in training mode) cannot run inside vmap; call set_train(False) "
+                         f"or update the Parameter outside vmap.")
 
 
 class BatchTrace(Trace):
@@ -65,17 +86,28 @@ class BatchTrace(Trace):
             return val
         if bdim is None:
             val, bdim = B.broadcast_batch(val, self.size), 0
+        check_axis("out_axes", out_axis, B.S.shape_of(val), "a mapped output of shape")
         return B.moveaxis(val, bdim, out_axis)
 
 
-def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int) -> tuple:
-    """Fallback for primitives without a batch rule: apply per element, then stack."""
+def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
+          hint: str = "") -> tuple:
+    """Fallback for primitives without a batch rule: apply per element, then stack.
+    ``hint`` says why results of different shapes would arise, for the error."""
     from ..prims import batch_rules as B
 
     outs = []
     for i in range(size):
         args = [v if d is None else B.take(v, i, d) for v, d in zip(vals, dims)]
         outs.append(bind(prim, args, params))
+    shapes = [[list(B.S.shape_of(r)) for r in o] if prim.multiple_results
+              else list(B.S.shape_of(o)) for o in outs]
+    odd = next((i for i, s in enumerate(shapes) if s != shapes[0]), None)
+    if odd is not None:
+        raise ValueError(f"For 'vmap', {prim.name} gives a result of shape {shapes[0]} "
+                         f"for example 0 but {shapes[odd]} for example {odd}: results "
+                         f"of different shapes cannot be stacked into one batch"
+                         + (f"; {hint}." if hint else "."))
     if prim.multiple_results:
         return tuple(B.stack0(list(col)) for col in zip(*outs)), 0
     return B.stack0(outs), 0

@@ -55,7 +55,7 @@ class Parameter(Tensor):
         a GRAPH-mode function is being traced the assignment is recorded in the graph (the
         compiled function returns the new value and the caller stores it on every call)."""
         while isinstance(data, Tracer) and hasattr(data, "primal"):
-            data = data.__lower__()  # a derivative trace's value: store the value beneath it
+            data = data._assigned(self.name)  # a derivative trace's: the value beneath it
         if state.dynamic is not None:
             graph = _graph_trace()
             if graph is not None:

@@ -134,6 +134,11 @@ class Tracer(Tensor):
     def __lower__(self) -> Tensor:
         raise NotImplementedError
 
+    def _assigned(self, name: str) -> Tensor:
+        """What Parameter ``name`` keeps when ``set_data`` gives it this value: the value
+        beneath (a derivative trace's values carry no state of their own)."""
+        return self.__lower__()
+
     def __bool__(self) -> bool:
         return bool(self.__lower__())
 

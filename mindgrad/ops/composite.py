@@ -414,9 +414,6 @@ def _in_axes(in_axes: Any, args: tuple) -> tuple[list, list]:
             if spec is not None and not isinstance(spec, int):
                 raise TypeError(f"For 'vmap', the axis of a Tensor input must be an int or "
                                 f"None, but got {spec!r}.")
-            if spec is not None and not -max(a.ndim, 1) <= spec < max(a.ndim, 1):
-                raise ValueError(f"For 'vmap', in_axes {spec} is out of range for an input of "
-                                 f"shape {list(a.shape)}.")
             leaves.append(a)
             axes.append(spec)
         elif isinstance(a, (tuple, list)):

@@ -8,6 +8,7 @@ from typing import Any
 
 import numpy as np
 
+from ..common.tensor import Tensor
 from ..core.primitive import Primitive
 from ._util import filled_view, scatter_sums, xp_of
 from . import reduce as R
@@ -372,35 +373,103 @@ def _batch_broadcast(args, dims, shape):
     return broadcast_to(x, shape=shape_of(x)[:1] + tuple(shape)), 0
 
 
-def _front_index(index: Any) -> Any | None:
-    """The index with a leading full slice for the batch axis, or None when NumPy would move
-    the advanced-index dimensions to the front (separated advanced indices)."""
+def _advanced(parts: tuple) -> list:
+    """Positions of the index parts NumPy treats as advanced: the arrays and, once there is
+    one, the ints and Python bools too (so ``x[0, :, idx]`` has separated advanced parts)."""
+    if not any(isinstance(p, ArraySlot) for p in parts):
+        return []
+    return [i for i, p in enumerate(parts) if isinstance(p, (ArraySlot, int))]
+
+
+def _consumed(parts: tuple, arrays: tuple) -> int:
+    """The axes of one example that the index parts use up (a mask: as many as it has)."""
+    n = 0
+    for p in parts:
+        if isinstance(p, ArraySlot):
+            a = arrays[p.pos]
+            n += len(shape_of(a)) if dtype_of(a) == np.bool_ else 1
+        elif isinstance(p, slice) or (isinstance(p, int) and not isinstance(p, bool)):
+            n += 1
+    return n
+
+
+def _example_ndim(a: Any, d: int | None) -> int:
+    return len(shape_of(a)) - (d is not None)
+
+
+def _batch_index(index: Any, arrays: tuple, adims: tuple, ndim: int, size: int,
+                 x_batched: bool) -> tuple:
+    """How to index a whole batch at once. ``arrays`` are the index tensors of ``index``
+    with their batch axes ``adims`` (None: shared by all examples; boolean ones are never
+    batched here), ``ndim`` the rank of one example of the indexed value.
+
+    Returns ``(index, arrays, x_axis, out_axis)``: the indexed value with its batch axis at
+    ``x_axis`` (None: not batched), indexed by the new index and arrays, gives the batch of
+    results with its batch axis at ``out_axis``."""
     parts = index if isinstance(index, tuple) else (index,)
-    adv = [i for i, p in enumerate(parts) if isinstance(p, ArraySlot)]
-    if adv and adv[-1] - adv[0] + 1 != len(adv):
-        return None
-    return (slice(None),) + parts
+    adv = _advanced(parts)
+    adjacent = not adv or adv[-1] - adv[0] + 1 == len(adv)
+    # the rank of the broadcast advanced indices of one example (a mask stands for 1-D ones)
+    rank = max([1 if dtype_of(a) == np.bool_ else _example_ndim(a, d)
+                for a, d in zip(arrays, adims)], default=0)
+    if all(d is None for d in adims):
+        # Only the value is batched: a full slice for its batch axis, which stays in front
+        # unless NumPy moves separated advanced indices there.
+        return (slice(None),) + parts, arrays, 0, 0 if adjacent else rank
+    # Batched indices line up, batch axis first, with the shared ones (NumPy broadcasting);
+    # the broadcast shape, batch axis first, lands where one example's advanced shape does:
+    # in place of adjacent advanced parts, else in front.
+    where = adv[0] if adjacent else 0
+    spread = ndim - _consumed(parts, arrays)  # the axes an Ellipsis stands for
+    lead = parts[:where]  # basic parts: slices, None, Ellipsis
+    arrays = tuple(a if d is None else B._rank_up(B.to_front(a, d), rank)
+                   for a, d in zip(arrays, adims))
+    x_axis = sum(spread if p is Ellipsis else p is not None for p in lead)
+    out_axis = sum(spread if p is Ellipsis else 1 for p in lead)
+    if not x_batched:
+        return index, arrays, None, out_axis
+    # A batched value pairs example b with index b: an index arange(size) on its batch axis,
+    # placed among the advanced parts so that they stay where they were.
+    batch = Tensor(np.arange(size).reshape((size,) + (1,) * rank))
+    new = parts[:where] + (ArraySlot(len(arrays)),) + parts[where:]
+    return new, arrays + (batch,), x_axis, out_axis
+
+
+def _batched_masks(arrays: tuple, adims: tuple) -> bool:
+    return any(d is not None and dtype_of(a) == np.bool_ for a, d in zip(arrays, adims))
+
+
+_MASK_HINT = ("a boolean-mask index inside vmap selects as many elements as each example "
+              "has True values; keep the shape fixed with ops.select or ops.masked_fill instead")
 
 
 def _batch_getitem(args, dims, index):
-    new = _front_index(index)
-    if new is None or any(d is not None for d in dims[1:]):
+    x, arrays, xd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
+    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    if _batched_masks(arrays, adims):  # per-example shapes that depend on the values
         from ..ad.batching import _loop
 
-        return _loop(getitem, list(args), list(dims), {"index": index}, shape_of(args[0])[dims[0]])
-    return getitem(B.to_front(args[0], dims[0]), *args[1:], index=new), 0
+        return _loop(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
+    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims,
+                                                 _example_ndim(x, xd), size, xd is not None)
+    if x_axis is not None:
+        x = B.moveaxis(x, xd, x_axis)
+    return getitem(x, *arrays, index=new), out_axis
 
 
 def _batch_index_add(args, dims, index, shape):
-    new = _front_index(index)
-    size = shape_of(args[0])[dims[0]] if dims[0] is not None else None
-    if new is None or dims[0] is None or any(d is not None for d in dims[1:]):
+    g, arrays, gd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
+    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    if _batched_masks(arrays, adims):
         from ..ad.batching import _loop
 
-        n = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
-        return _loop(index_add, list(args), list(dims), {"index": index, "shape": shape}, n)
-    g = B.to_front(args[0], dims[0])
-    return index_add(g, *args[1:], index=new, shape=(size,) + tuple(shape)), 0
+        return _loop(index_add, list(args), list(dims), {"index": index, "shape": shape}, size)
+    # the transpose of the batched getitem of a batched value of ``shape``
+    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, len(shape), size, True)
+    g = B.broadcast_batch(g, size) if gd is None else g
+    g = B.moveaxis(g, 0 if gd is None else gd, out_axis)
+    out_shape = tuple(shape[:x_axis]) + (size,) + tuple(shape[x_axis:])
+    return index_add(g, *arrays, index=new, shape=out_shape), x_axis
 
 
 def _batch_concat(args, dims, axis):
