@@ -4,9 +4,10 @@ The tape stores, per operation, the primal inputs and outputs (values of the lev
 and the tape indices of the differentiated inputs and of the outputs. It holds indices, not
 the tracers: a tracer points to its trace, so a tape of tracers would be a reference cycle,
 and every differentiated call would leave its whole forward pass to the cyclic collector.
-``backward`` walks it in reverse calling each primitive's VJP rules; those rules are written in differentiable operations, so when an
-outer trace is active the backward pass is itself recorded (grad of grad, jvp of grad, and
-GRAPH mode, where the graph trace sits below and records the backward pass as graph code).
+``backward`` walks it in reverse calling each primitive's VJP rules; those rules are written
+in differentiable operations, so when an outer trace is active the backward pass is itself
+recorded (grad of grad, jvp of grad, and GRAPH mode, where the graph trace sits below and
+records the backward pass as graph code).
 """
 from __future__ import annotations
 
