@@ -831,3 +831,12 @@ def test_scatters_sum_repeats_without_losing_digits(dtype):
     tenths = np.full(count, 0.1, dtype)
     got = ops.scatter_nd(many, T(tenths), (2,)).asnumpy()
     assert got[0] == dtype(tenths.astype(np.float64).sum()) and got[1] == 0
+
+
+def test_logsumexp_of_infinite_rows() -> None:
+    """A row of -inf sums to nothing (-inf), a +inf entry gives +inf, the others stay exact."""
+    x = ms.Tensor(np.array([[-np.inf, -np.inf], [1.0, np.inf], [0.0, np.log(3.0)]]))
+    with np.errstate(divide="ignore"):
+        out = ops.logsumexp(x, 1).asnumpy()
+    np.testing.assert_array_equal(out[:2], [-np.inf, np.inf])
+    np.testing.assert_allclose(out[2], np.log(4.0), rtol=1e-15)

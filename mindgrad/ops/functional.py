@@ -917,8 +917,10 @@ def norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Ten
 def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "logsumexp")
     axes = _axes(axis, x.ndim, "logsumexp")
-    # the shift by the maximum only keeps exp in range: it is a constant for the derivatives
+    # the shift by the maximum only keeps exp in range: it is a constant for the derivatives;
+    # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN)
     m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
+    m = C.select(C.isfinite(m), m, S.zeros_like(m))
     total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=bool(keep_dims))
     return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
