@@ -72,6 +72,8 @@ maximum = _binary(A.maximum, "maximum")
 minimum = _binary(A.minimum, "minimum")
 floor_div = _binary(A.floor_div, "floor_div")
 floor_mod = _binary(A.floor_mod, "floor_mod")
+# the truncated remainder (np.fmod: the sign of x); MindSpore's ops.fmod and ops.Mod
+fmod = _binary(A.mod, "fmod")
 atan2 = _binary(A.atan2, "atan2")
 equal = _binary(C.equal, "equal")
 not_equal = _binary(C.not_equal, "not_equal")
