@@ -1,0 +1,228 @@
+"""MindSpore front-end names: Tensor methods, operator classes and functions, 2.x keyword
+signatures, and the names ``mindgrad.ops`` exports. Values are checked against NumPy or
+against numbers worked out by hand; the differentiable ones also against finite
+differences (gradcheck)."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import mindgrad as ms
+from mindgrad import ops
+
+from gradcheck import check_graph_matches, check_grads
+
+X = np.array([[0.3, -1.2, 2.0], [-0.4, 0.9, -2.5]])
+POS = np.array([[0.3, 1.2, 2.0], [0.4, 0.9, 2.5]])
+UNIT = np.array([[0.3, -0.7, 0.2], [-0.4, 0.9, -0.5]])
+Y = np.array([[1.5, 0.7, -2.0], [2.0, -0.3, 0.5]])
+
+
+def t(a, dtype=None) -> ms.Tensor:
+    return ms.Tensor(np.asarray(a), dtype)
+
+
+def same(got: ms.Tensor, want, rtol: float = 1e-12, atol: float = 1e-12) -> None:
+    want = np.asarray(want)
+    assert isinstance(got, ms.Tensor)
+    assert got.shape == want.shape, (got.shape, want.shape)
+    if want.dtype == bool:
+        np.testing.assert_array_equal(got.asnumpy(), want)
+    else:
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=rtol, atol=atol)
+
+
+def _erf(a):
+    return np.vectorize(math.erf)(a)
+
+
+# --- 2. operator classes and functions ------------------------------------------------------------
+def test_mod_and_fmod_truncate() -> None:
+    # MindSpore's Mod example: the sign of the dividend
+    same(ops.Mod()(t([-4.0, 5.0, 6.0]), t([3.0, 2.0, 3.0])), [-1.0, 1.0, 0.0])
+    x, y = np.array([-7.5, 7.5, -7.5, 7.5, 0.25]), np.array([2.0, 2.0, -2.0, -2.0, 0.1])
+    same(ops.fmod(t(x), t(y)), np.fmod(x, y))  # exact, as np.fmod
+    same(ops.fmod(t([-7, 7, -7]), 3), [-1, 1, -1])
+    assert ops.fmod(t([-7, 7]), 3).dtype == ms.int64
+    same(ops.fmod(t(X), t([[1.0], [0.5]])), np.fmod(X, [[1.0], [0.5]]))  # broadcasting
+
+
+def test_mod_gradients() -> None:
+    x = np.array([[2.5, -3.3, 0.7], [-1.4, 4.1, -0.2]])
+    y = np.array([[1.1, 1.2, -0.9], [0.8, -1.3, 0.6]])
+    gx, gy = ops.grad(lambda a, b: ops.fmod(a, b).sum(), (0, 1))(t(x), t(y))
+    same(gx, np.ones_like(x))
+    same(gy, -np.trunc(x / y))
+    check_grads(ops.Mod(), [t(x), t(y)])
+    check_grads(lambda a: ops.fmod(a, 0.9), [t(x)])
+    check_graph_matches(lambda a, b: ops.fmod(a * b, b), [t(x), t(y)])
+
+
+@pytest.mark.parametrize("exclusive,reverse,want", [
+    (False, False, [[1, 3, 6], [4, 9, 15]]),
+    (True, False, [[0, 1, 3], [0, 4, 9]]),
+    (False, True, [[6, 5, 3], [15, 11, 6]]),
+    (True, True, [[5, 3, 0], [11, 6, 0]]),
+])
+def test_cumsum_class_flags(exclusive, reverse, want) -> None:
+    a = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    op = ops.CumSum(exclusive, reverse)
+    same(op(t(a), 1), want)
+    same(op(t(a.T), 0), np.array(want).T)
+    same(op(t(a.astype(np.int32)), -1), np.array(want, np.int32))
+    check_grads(lambda x: op(x, 1) * x, [t(a)])
+
+
+def test_cumsum_class_checks_flags() -> None:
+    with pytest.raises(TypeError, match="CumSum.*exclusive.*bool"):
+        ops.CumSum(exclusive=1)
+
+
+def test_reverse_v2() -> None:
+    a = np.array([[1, 2, 3, 4], [5, 6, 7, 8]])
+    same(ops.ReverseV2(axis=[1])(t(a)), [[4, 3, 2, 1], [8, 7, 6, 5]])
+    same(ops.ReverseV2(axis=[1, 0])(t(a)), [[8, 7, 6, 5], [4, 3, 2, 1]])
+    same(ops.ReverseV2(axis=(-2,))(t(a)), a[::-1])
+    same(ops.ReverseV2(axis=[])(t(a)), a)
+    check_grads(lambda x: ops.ReverseV2([0])(x) * x, [t(X)])
+    with pytest.raises(TypeError, match="ReverseV2.*axis"):
+        ops.ReverseV2(1)
+    with pytest.raises(ValueError, match="ReverseV2.*axis"):
+        ops.ReverseV2([1, -1])(t(a))
+
+
+def test_logical_xor_class() -> None:
+    same(ops.LogicalXor()(t([True, True, False]), t([True, False, False])), [False, True, False])
+
+
+def test_activation_classes() -> None:
+    x = np.array([[-1.0, 4.0, -8.0], [2.0, -5.0, 9.0]])
+    same(ops.Elu()(t(x)), np.where(x > 0, x, np.expm1(x)))
+    same(ops.Elu(0.5)(t(x)), np.where(x > 0, x, 0.5 * np.expm1(x)))
+    # MindSpore's GeLU example prints [0.841192 1.9545976 2.9963627] (the tanh form)
+    same(ops.GeLU()(t([1.0, 2.0, 3.0], ms.float32)), [0.841192, 1.9545976, 2.9963627], 1e-6)
+    sig = 1 / (1 + np.exp(-x))
+    same(ops.SiLU()(t(x)), x * sig)
+    same(ops.Mish()(t(x)), x * np.tanh(np.log1p(np.exp(x))))
+    same(ops.HSwish()(t(x)), x * np.clip(x + 3, 0, 6) / 6)
+    for op in (ops.Elu(), ops.GeLU(), ops.SiLU(), ops.Mish(), ops.HSwish()):
+        check_grads(op, [t(X)])
+    with pytest.raises(TypeError, match="Elu.*alpha"):
+        ops.Elu("1")
+
+
+def test_all_any_functions() -> None:
+    a = np.array([[True, False], [True, True]])
+    same(ops.all(t(a)), False)
+    same(ops.any(t(a)), True)
+    same(ops.all(t(a), 1), [False, True])
+    same(ops.any(t(~a), axis=(0, 1), keep_dims=True), [[True]])
+    same(ops.all(t(np.zeros((0,), bool))), True)  # as np.all
+    same(ops.any(t(np.zeros((0,), bool))), False)
+    same(ops.all(t([1.0, 2.0, 0.5])), True)
+
+
+def test_isclose() -> None:
+    a = np.array([1.3, 2.1, 3.2, 4.1, 5.1, np.inf, -np.inf, np.nan, 5.0, 1e6])
+    b = np.array([1.3, 3.3, 2.3, 3.1, 5.1, np.inf, np.inf, np.nan, np.inf, 1.000001e6])
+    for equal_nan in (False, True):
+        same(ops.isclose(t(a), t(b), equal_nan=equal_nan), np.isclose(a, b, equal_nan=equal_nan))
+    same(ops.isclose(t([1e6, 2e6]), t([1.00001e6, 2.1e6]), atol=20.0), [True, False])
+    same(ops.isclose(t([1.0, 2.0]), t([1.5, 2.0]), rtol=0.5), [True, True])
+    with pytest.raises(TypeError, match="isclose.*same dtype"):
+        ops.isclose(t([1.0]), t([1]))
+
+
+# --- 4. MindSpore 2.x keyword signatures --------------------------------------------------------
+def _softplus_ref(x, beta=1.0, threshold=20.0):
+    bx = beta * x
+    return np.where(bx > threshold, x, np.log1p(np.exp(np.minimum(bx, threshold))) / beta)
+
+
+def test_softplus_beta_threshold() -> None:
+    x = np.array([0.1, 0.2, 30.0, 25.0, -3.0, 2.4, 2.6])
+    same(ops.softplus(t(x)), np.log1p(np.exp(x)))  # default: exact everywhere
+    # MindSpore's example: [0.74439657 0.7981388 30. 25.]
+    same(ops.softplus(t(x[:4], ms.float32)), [0.74439657, 0.7981388, 30.0, 25.0], 1e-6)
+    same(ops.softplus(t(x), beta=2, threshold=5), _softplus_ref(x, 2.0, 5.0))
+    same(ops.softplus(t(x), 1, 2.5), _softplus_ref(x, 1.0, 2.5))
+    same(ops.softplus(t(x), beta=0.5), _softplus_ref(x, 0.5))
+    xs = t(np.array([[0.3, -1.2, 2.0], [-0.4, 1.9, -2.5]]))
+    check_grads(lambda a: ops.softplus(a, beta=2, threshold=3), [xs])
+    check_grads(lambda a: ops.softplus(a, beta=0.5, threshold=20), [xs])
+    g = ops.grad(lambda a: ops.softplus(a, 2, 3).sum())(t([1.0, 2.0]))
+    same(g, [1 / (1 + np.exp(-2.0)), 1.0])  # sigmoid(beta x) below, 1 on the linear side
+    with pytest.raises(ValueError, match="softplus.*beta"):
+        ops.softplus(t(x), beta=0)
+    with pytest.raises(TypeError, match="softplus.*threshold"):
+        ops.softplus(t(x), threshold="20")
+
+
+def test_clip_by_value_keywords() -> None:
+    x = np.array([[1.0, 5.0, 9.0], [-2.0, 4.0, 11.0]])
+    same(ops.clip_by_value(t(x), clip_value_min=2, clip_value_max=8), np.clip(x, 2, 8))
+    same(ops.clip_by_value(t(x), clip_value_max=3.0), np.minimum(x, 3.0))
+    same(ops.clip_by_value(t(x), t(0.0), t(4.5)), np.clip(x, 0.0, 4.5))
+    same(ops.clip_by_value(t(x), 5, 2), np.full_like(x, 2.0))  # min > max: all max
+    a, b = ops.clip_by_value([t(x), t(-x)], clip_value_min=0)
+    same(a, np.maximum(x, 0))
+    same(b, np.maximum(-x, 0))
+    with pytest.raises(ValueError, match="clip_by_value.*clip_value_min"):
+        ops.clip_by_value(t(x))
+
+
+def test_argmax_dim_keepdim_and_axis() -> None:
+    x = np.array([[1.0, 7.0, 3.0], [9.0, 2.0, 4.0]])
+    same(ops.argmax(t(x)), 3)
+    same(ops.argmax(t(x), dim=1), [1, 0])
+    same(ops.argmax(t(x), dim=0, keepdim=True), [[1, 0, 1]])
+    same(ops.argmax(t(x), 1, True), [[1], [0]])
+    same(ops.argmax(t(x), axis=1), [1, 0])  # the older names keep working
+    same(ops.argmax(t(x), axis=0, keepdims=True), [[1, 0, 1]])
+    same(t(x).argmax(axis=1), [1, 0])
+    with pytest.raises(TypeError, match="argmax.*dim.*axis"):
+        ops.argmax(t(x), dim=0, axis=1)
+
+
+def test_pow_exponent_keyword() -> None:
+    same(ops.pow(t([1.0, 2.0, 4.0]), exponent=3.0), [1.0, 8.0, 64.0])
+    same(ops.pow(input=t([1.0, 2.0, 4.0]), exponent=t([2.0, 4.0, 3.0])), [1.0, 16.0, 64.0])
+    same(ops.pow(2.0, exponent=t([1.0, 3.0])), [2.0, 8.0])
+
+
+def test_cumsum_dtype() -> None:
+    out = ops.cumsum(t(np.array([1, 2], np.int32)), 0)
+    same(out, [1, 3])
+    assert out.dtype == ms.int32  # NumPy would widen it
+    x = t(np.array([[3, 4], [1, 6]], np.int8))
+    out = ops.cumsum(x, 0, dtype=ms.int32)
+    same(out, [[3, 4], [4, 10]])
+    assert out.dtype == ms.int32
+    out = ops.cumsum(t([0.5, 0.25]), axis=0, dtype=ms.float64)
+    same(out, [0.5, 0.75])
+    assert out.dtype == ms.float64
+
+
+def test_softmax_dtype_keyword() -> None:
+    x = np.array([1.0, 2.0, 3.0, 4.0, 5.0], np.float32)
+    # MindSpore's example: [0.01165623 0.03168492 0.08612854 0.23412167 0.6364086 ]
+    want = [0.01165623, 0.03168492, 0.08612854, 0.23412167, 0.6364086]
+    same(ops.softmax(t(x)), want, 1e-6)
+    out = ops.softmax(t(x), axis=0, dtype=ms.float64)
+    assert out.dtype == ms.float64
+    same(out, np.exp(x - 5.0) / np.exp(x - 5.0).sum(), 1e-7)
+
+
+def test_gelu_approximate() -> None:
+    x = np.array([1.0, 2.0, 3.0])
+    # MindSpore's example for 'none': [0.8413447 1.9544997 2.9959505]
+    same(ops.gelu(t(x, ms.float32), approximate="none"), [0.8413447, 1.9544997, 2.9959505],
+         1e-6)
+    tanh_form = 0.5 * x * (1 + np.tanh(np.sqrt(2 / np.pi) * (x + 0.044715 * x ** 3)))
+    same(ops.gelu(t(x), approximate="tanh"), tanh_form)
+    check_grads(lambda a: ops.gelu(a, "tanh"), [t(X)])
+    for bad in ("erf", True, None):
+        with pytest.raises(ValueError, match="gelu.*approximate"):
+            ops.gelu(t(x), approximate=bad)
