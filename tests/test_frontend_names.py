@@ -38,6 +38,113 @@ def _erf(a):
     return np.vectorize(math.erf)(a)
 
 
+# --- 1. Tensor methods ------------------------------------------------------------------------
+UNARY_METHODS = [
+    ("sign", X, np.sign), ("rsqrt", POS, lambda a: 1 / np.sqrt(a)),
+    ("reciprocal", X, np.reciprocal), ("exp2", X, np.exp2), ("expm1", X, np.expm1),
+    ("log1p", POS, np.log1p), ("tan", UNIT, np.tan), ("asin", UNIT, np.arcsin),
+    ("acos", UNIT, np.arccos), ("atan", X, np.arctan), ("arcsin", UNIT, np.arcsin),
+    ("arccos", UNIT, np.arccos), ("arctan", X, np.arctan), ("sinh", X, np.sinh),
+    ("cosh", X, np.cosh), ("asinh", X, np.arcsinh), ("acosh", POS + 1, np.arccosh),
+    ("atanh", UNIT, np.arctanh), ("arcsinh", X, np.arcsinh), ("arccosh", POS + 1, np.arccosh),
+    ("arctanh", UNIT, np.arctanh), ("erf", X, _erf), ("erfc", X, lambda a: 1 - _erf(a)),
+    ("relu", X, lambda a: np.maximum(a, 0)), ("softplus", X, lambda a: np.log1p(np.exp(a))),
+    ("neg", X, np.negative),
+]
+
+
+@pytest.mark.parametrize("name,data,ref", UNARY_METHODS, ids=[u[0] for u in UNARY_METHODS])
+def test_unary_tensor_methods(name, data, ref) -> None:
+    same(getattr(t(data), name)(), ref(data))
+
+
+BINARY_METHODS = [
+    ("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("div", np.divide),
+    ("remainder", np.mod), ("floor_divide", np.floor_divide), ("maximum", np.maximum),
+    ("minimum", np.minimum), ("atan2", np.arctan2), ("equal", np.equal),
+    ("not_equal", np.not_equal), ("greater", np.greater), ("greater_equal", np.greater_equal),
+    ("less", np.less), ("less_equal", np.less_equal), ("eq", np.equal), ("ne", np.not_equal),
+    ("gt", np.greater), ("ge", np.greater_equal), ("lt", np.less), ("le", np.less_equal),
+]
+
+
+@pytest.mark.parametrize("name,ref", BINARY_METHODS, ids=[b[0] for b in BINARY_METHODS])
+def test_binary_tensor_methods(name, ref) -> None:
+    y = Y.copy()
+    y[0, 0] = X[0, 0]  # one tie for the comparisons
+    same(getattr(t(X), name)(t(y)), ref(X, y))
+    same(getattr(t(X), name)(0.5), ref(X, 0.5))  # a Python number operand
+
+
+def test_remainder_and_floor_divide_values() -> None:
+    x = t([-7.0, 7.0, -7.0, 7.0])
+    y = t([3.0, 3.0, -3.0, -3.0])
+    same(x.remainder(y), [2.0, 1.0, -1.0, -2.0])  # the sign of the divisor
+    same(x.floor_divide(y), [-3.0, 2.0, 2.0, -3.0])
+
+
+def test_logical_tensor_methods() -> None:
+    a = t([True, True, False, False])
+    b = t([True, False, True, False])
+    same(a.logical_and(b), [True, False, False, False])
+    same(a.logical_or(b), [True, True, True, False])
+    same(a.logical_xor(b), [False, True, True, False])
+    same(a.logical_not(), [False, False, True, True])
+
+
+def test_all_any_tensor_methods() -> None:
+    m = t([[True, False, True], [True, True, True]])
+    same(m.all(), False)
+    same(m.any(), True)
+    same(m.all(1), [False, True])
+    same(m.all(axis=0, keep_dims=True), [[True, False, True]])
+    same(t([[0, 0], [0, 3]]).any(axis=1), [False, True])  # numbers: nonzero is True
+
+
+def test_reduction_softmax_and_index_methods() -> None:
+    x = t(X)
+    same(x.logsumexp(1), np.log(np.exp(X).sum(1)))
+    same(x.logsumexp(0, keepdims=True), np.log(np.exp(X).sum(0, keepdims=True)))
+    e = np.exp(X - X.max(1, keepdims=True))
+    same(x.softmax(1), e / e.sum(1, keepdims=True))
+    same(x.softmax(-1, ms.float32), (e / e.sum(1, keepdims=True)).astype(np.float32), 1e-6)
+    assert x.softmax(-1, ms.float32).dtype == ms.float32
+    same(x.log_softmax(), np.log(e / e.sum(1, keepdims=True)))
+    same(x.gather(t([2, 0]), 1), X[:, [2, 0]])
+    same(x.gather_nd(t([[1, 2], [0, 1]])), [X[1, 2], X[0, 1]])
+    same(t([1.0, 2.0]).outer(t([3.0, 4.0, 5.0])), [[3.0, 4.0, 5.0], [6.0, 8.0, 10.0]])
+    same(x.isclose(t(X + 1e-9)), np.ones((2, 3), bool))
+
+
+def test_tensor_method_gradients() -> None:
+    check_grads(lambda a: a.rsqrt() + a.log1p() * a.acosh(), [t(POS + 1)])
+    check_grads(lambda a, b: a.atan2(b) + a.mul(b).sub(b.neg()).div(b), [t(X), t(Y)])
+    check_grads(lambda a: a.softplus(2, 1).logsumexp(1), [t(X)])
+
+
+def test_flatten_start_and_end_dim() -> None:
+    a = np.arange(24.0).reshape(2, 3, 4)
+    x = t(a)
+    same(x.flatten(), a.reshape(-1))  # the old call keeps working
+    same(x.flatten(1), a.reshape(2, 12))
+    same(x.flatten(0, 1), a.reshape(6, 4))
+    same(x.flatten(start_dim=1, end_dim=1), a)
+    same(x.flatten(end_dim=-2), a.reshape(6, 4))
+    same(x.flatten("F"), a.reshape(-1, order="F"))  # the order='C'/'F' form
+    same(x.flatten(order="F", start_dim=1), a.T.reshape(4, 6))
+    same(t(3.0).flatten(), [3.0])
+    with pytest.raises(ValueError, match="flatten.*order"):
+        x.flatten("K")
+
+
+def test_cumsum_method_axis_none_and_dtype() -> None:
+    a = np.array([[1, 2], [3, 4]], np.int32)
+    same(t(a).cumsum(), [1, 3, 6, 10])
+    out = t(a).cumsum(1, ms.float64)
+    same(out, [[1.0, 3.0], [3.0, 7.0]])
+    assert out.dtype == ms.float64
+
+
 # --- 2. operator classes and functions ------------------------------------------------------------
 def test_mod_and_fmod_truncate() -> None:
     # MindSpore's Mod example: the sign of the dividend
