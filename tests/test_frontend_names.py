@@ -5,6 +5,7 @@ differences (gradcheck)."""
 from __future__ import annotations
 
 import math
+import types
 
 import numpy as np
 import pytest
@@ -240,6 +241,71 @@ def test_isclose() -> None:
     same(ops.isclose(t([1.0, 2.0]), t([1.5, 2.0]), rtol=0.5), [True, True])
     with pytest.raises(TypeError, match="isclose.*same dtype"):
         ops.isclose(t([1.0]), t([1]))
+
+
+# --- 3. what ``mindgrad.ops`` exports -------------------------------------------------------------
+# Every public name of mindgrad.ops before it had an __all__ (modules and typing helpers left
+# out), computed from the module at that time.
+PUBLIC_BEFORE = """
+ACos Abs Acosh Add ArgMaxWithValue ArgMinWithValue Argmax Argmin Asin Asinh Atan Atan2 Atanh
+AvgPool BatchMatMul BroadcastTo Cast Ceil Cholesky Concat Conv2D Cos Cosh CumProd Div Einsum
+Equal Erf Erfc Exp ExpandDims Expm1 Fill Floor FloorDiv FloorMod Gather GatherNd
+GradOperation Greater GreaterEqual IsFinite IsInf IsNan LeakyReLU Less LessEqual Log Log1p
+LogSoftmax LogicalAnd LogicalNot LogicalOr MaskedFill MatMul MatrixDeterminant MatrixInverse
+MaxPool Maximum Minimum Mul Neg NotEqual OneHot OnesLike Pad Pow Primitive PrimitiveOp Rank
+ReLU ReLU6 RealDiv Reciprocal ReduceMax ReduceMean ReduceMin ReduceProd ReduceSum Reshape
+Round Rsqrt ScatterAdd ScatterNd Select Shape Sigmoid Sign Sin Sinh Size Softmax Softplus
+Split Sqrt Square Squeeze Stack StopGradient StridedSlice Sub Tan Tanh Tensor
+TensorScatterAdd TensorScatterUpdate Tile Transpose ZerosLike abs absolute acos acosh add
+amax amin arange arccos arccosh arcsin arcsinh arctan arctanh argmax argmin asin asinh atan
+atan2 atanh avg_pool2d batch_matmul bmm broadcast_to cast cat ceil cholesky clamp clip
+clip_by_value composite concat conv2d cos cosh cumprod cumsum depend derivative det div
+divide dot dtype einsum elu eq equal erf erfc exp exp2 expand_dims expm1 eye fill flatten
+flip floor floor_div floor_mod floordiv floormod full functional gather gather_nd ge gelu
+get_grad getitem grad greater greater_equal gt hardswish hessian index_select inverse
+isfinite isinf isnan jacfwd jacrev jet jvp laplacian le leaky_relu less less_equal linearize
+linspace log log10 log1p log2 log_softmax logical_and logical_not logical_or logical_xor
+logsumexp lt masked_fill matmul matrix_determinant max max_pool2d maximum mean min minimum
+mish mul multiply ne neg negative norm not_equal one_hot ones ones_like operations outer pad
+permute pow power prod rank realdiv reciprocal reduce_max reduce_mean reduce_min reduce_prod
+reduce_sum relu relu6 remainder reshape round rsqrt scatter_add scatter_nd select shape
+sigmoid sign silu sin sinh size softmax softplus solve split sqrt square squeeze stack std
+stop_gradient sub subtract sum swapaxes tan tanh taylor tensor_scatter_add
+tensor_scatter_update tile transpose truediv unsqueeze unstack value_and_grad var vjp vmap
+where zeros zeros_like
+""".split()
+SUBMODULES = {"composite", "functional", "operations", "taylor"}
+LEAKED = {"A", "C", "CV", "F", "IX", "L", "LX", "PR", "R", "RF", "S", "U", "np", "math",
+          "builtins", "mstype", "Any", "Callable", "Sequence", "annotations"}
+
+
+def test_every_public_name_still_works() -> None:
+    assert len(PUBLIC_BEFORE) == 297
+    for name in PUBLIC_BEFORE:
+        assert hasattr(ops, name), name
+        assert name in ops.__all__ or name in SUBMODULES, name
+
+
+def test_star_import_gives_operators_not_internal_modules() -> None:
+    namespace: dict = {}
+    exec("from mindgrad.ops import *", namespace)
+    got = set(namespace) - {"__builtins__"}
+    assert not got & LEAKED
+    assert not [n for n in got if isinstance(namespace[n], types.ModuleType)]
+    assert set(PUBLIC_BEFORE) - SUBMODULES <= got
+    new = {"Mod", "fmod", "CumSum", "ReverseV2", "LogicalXor", "Elu", "GeLU", "SiLU", "Mish",
+           "HSwish", "all", "any", "isclose"}
+    assert new <= got
+    for sub in ("functional", "operations"):
+        star: dict = {}
+        exec(f"from mindgrad.ops.{sub} import *", star)
+        assert not (set(star) & LEAKED)
+
+
+def test_ops_all_and_any_do_not_leak_into_the_module_code() -> None:
+    # functional defines all/any: its own helpers must still use Python's builtins
+    same(ops.pad(t([1.0, 2.0]), (1, -1)), [0.0, 1.0])
+    assert ops.scatter_nd(t([[1]]), t([2.0]), (3,)).shape == (3,)
 
 
 # --- 4. MindSpore 2.x keyword signatures --------------------------------------------------------

@@ -1403,6 +1403,16 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
     return div(total, Tensor(counts.astype(x.dtype.np_dtype)))
 
 
+def _public_names(namespace: dict) -> list:
+    """The names a module of mindgrad.ops offers users (its ``__all__``): those it defines
+    or re-exports from mindgrad, without private names, the modules it imports (np, math,
+    the primitive modules A, C, S, ...) or typing helpers."""
+    return sorted(n for n, v in namespace.items() if not n.startswith("_")
+                  and getattr(v, "__module__", "").startswith("mindgrad."))
+
+
+__all__ = _public_names(globals())
+
 _tensor_module.F = __import__(__name__, fromlist=["_"])
 _tensor_module._P = A
 _tensor_module._bind = _bind

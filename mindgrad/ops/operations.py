@@ -514,3 +514,6 @@ class AvgPool(_Pool):
     """``AvgPool(kernel_size=1, strides=1, pad_mode='valid')(x)`` over NCHW."""
 
     _kind = "avg"
+
+
+__all__ = F._public_names(globals())
