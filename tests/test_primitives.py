@@ -92,6 +92,15 @@ def with_zero(*shapes):
     return gen
 
 
+def fmod_pair(shape):
+    """x and y with x / y at least 0.2 from every integer (fmod's jumps), of either sign."""
+    def gen(rng):
+        y = rng.uniform(0.8, 1.6, shape) * rng.choice([-1.0, 1.0], shape)
+        q = rng.integers(-3, 3, shape) + rng.uniform(0.2, 0.8, shape)
+        return [q * y, y]
+    return gen
+
+
 def distinct(*shape):
     """Distinct values (reduce_max/min without ties)."""
     n = int(np.prod(shape))
@@ -177,6 +186,9 @@ CASES = [
     Case("floor_mod_python_y", lambda x: ops.floor_mod(x, 0.7), lambda x: np.mod(x, 0.7),
          lambda r: off_multiples(r, (2, 3), ())[:1]),
     Case("floor_div", ops.floor_div, np.floor_divide, lambda r: off_multiples(r, (2, 3), (3,))),
+    Case("fmod", ops.fmod, np.fmod, fmod_pair((2, 3))),
+    Case("mod_op_python_y", lambda x: ops.Mod()(x, 0.7), lambda x: np.fmod(x, 0.7),
+         away_from([-2.1, -1.4, -0.7, 0.0, 0.7, 1.4, 2.1], -2.4, 2.4, (2, 3), gap=0.15)),
     Case("atan2", ops.atan2, np.arctan2, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
     Case("atan2_bcast", ops.atan2, np.arctan2, lambda r: away0((2, 3))(r) + away0((3,))(r)),
     Case("atan2_python_y", lambda x: ops.atan2(x, 0.7), lambda x: np.arctan2(x, 0.7), N((2, 3))),

@@ -226,7 +226,15 @@ class Tensor:
         return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int)
                          else shape)
     def view(self, *shape): return self.reshape(*shape)
-    def flatten(self): return F.reshape(self, (-1,))
+    def flatten(self, start_dim=0, end_dim=-1, *, order=None):
+        """Join axes ``start_dim`` to ``end_dim`` (all of them by default). MindSpore's other
+        form ``flatten(order='C', *, start_dim=0, end_dim=-1)`` works too; 'F' order joins
+        the axes of the transposed tensor."""
+        if isinstance(start_dim, str):
+            order, start_dim = start_dim, 0
+        if order not in (None, "C", "F"):
+            raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}.")
+        return F.flatten(F.transpose(self) if order == "F" else self, start_dim, end_dim)
     def ravel(self): return F.reshape(self, (-1,))
     def transpose(self, *axes):
         if len(axes) == 1 and not isinstance(axes[0], int):
@@ -257,7 +265,9 @@ class Tensor:
     def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
     def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
     def norm(self, ord=None, dim=None, keepdim=False): return F.norm(self, ord, dim, keepdim)
-    def cumsum(self, axis): return F.cumsum(self, axis)
+    def cumsum(self, axis=None, dtype=None):  # axis None: over the flattened tensor
+        return F.cumsum(self, axis, dtype) if axis is not None else \
+            F.cumsum(F.reshape(self, (-1,)), 0, dtype)
     def cumprod(self, dim, dtype=None): return F.cumprod(self, dim, dtype)
     def masked_fill(self, mask, value): return F.masked_fill(self, mask, value)
     def index_select(self, axis, index): return F.index_select(self, axis, index)
@@ -277,3 +287,58 @@ class Tensor:
     def ones_like(self): return F.ones_like(self)
     def is_floating_point(self) -> bool: return self._data.dtype.kind == "f"
     def set_dtype(self, dtype): return F.cast(self, dtype)
+
+    # elementwise math, comparisons and logic (MindSpore's names; see mindgrad.ops)
+    def neg(self): return F.neg(self)
+    def add(self, other): return F.add(self, other)
+    def sub(self, y): return F.sub(self, y)
+    def mul(self, value): return F.mul(self, value)
+    def div(self, value): return F.div(self, value)
+    def remainder(self, divisor): return F.remainder(self, divisor)
+    def floor_divide(self, value): return F.floor_div(self, value)
+    def maximum(self, other): return F.maximum(self, other)
+    def minimum(self, other): return F.minimum(self, other)
+    def atan2(self, other): return F.atan2(self, other)
+    def sign(self): return F.sign(self)
+    def rsqrt(self): return F.rsqrt(self)
+    def reciprocal(self): return F.reciprocal(self)
+    def exp2(self): return F.exp2(self)
+    def expm1(self): return F.expm1(self)
+    def log1p(self): return F.log1p(self)
+    def tan(self): return F.tan(self)
+    def asin(self): return F.asin(self)
+    def acos(self): return F.acos(self)
+    def atan(self): return F.atan(self)
+    def sinh(self): return F.sinh(self)
+    def cosh(self): return F.cosh(self)
+    def asinh(self): return F.asinh(self)
+    def acosh(self): return F.acosh(self)
+    def atanh(self): return F.atanh(self)
+    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
+    def erf(self): return F.erf(self)
+    def erfc(self): return F.erfc(self)
+    def relu(self): return F.relu(self)
+    def softplus(self, beta=1, threshold=20): return F.softplus(self, beta, threshold)
+    def equal(self, other): return F.equal(self, other)
+    def not_equal(self, other): return F.not_equal(self, other)
+    def greater(self, other): return F.greater(self, other)
+    def greater_equal(self, other): return F.greater_equal(self, other)
+    def less(self, other): return F.less(self, other)
+    def less_equal(self, other): return F.less_equal(self, other)
+    eq, ne, gt, ge, lt, le = equal, not_equal, greater, greater_equal, less, less_equal
+    def logical_and(self, other): return F.logical_and(self, other)
+    def logical_or(self, other): return F.logical_or(self, other)
+    def logical_xor(self, other): return F.logical_xor(self, other)
+    def logical_not(self): return F.logical_not(self)
+    def isclose(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return F.isclose(self, x2, rtol, atol, equal_nan)
+
+    # reductions, normalizations, indexing and products
+    def all(self, axis=None, keep_dims=False): return F.all(self, axis, keep_dims)
+    def any(self, axis=None, keep_dims=False): return F.any(self, axis, keep_dims)
+    def logsumexp(self, axis, keepdims=False): return F.logsumexp(self, axis, keepdims)
+    def softmax(self, axis, dtype=None): return F.softmax(self, axis, dtype=dtype)
+    def log_softmax(self, axis=-1): return F.log_softmax(self, axis)
+    def gather(self, input_indices, axis): return F.gather(self, input_indices, axis)
+    def gather_nd(self, indices): return F.gather_nd(self, indices)
+    def outer(self, vec2): return F.outer(self, vec2)

@@ -95,6 +95,8 @@ maximum = _arith(A.maximum, "maximum")
 minimum = _arith(A.minimum, "minimum")
 floor_div = _arith(A.floor_div, "floor_div")
 floor_mod = _arith(A.floor_mod, "floor_mod")
+# the truncated remainder (np.fmod: the sign of x); MindSpore's ops.fmod and ops.Mod
+fmod = _arith(A.mod, "fmod")
 atan2 = _arith(A.atan2, "atan2")
 equal = _binary(C.equal, "equal")
 not_equal = _binary(C.not_equal, "not_equal")
@@ -112,7 +114,7 @@ isfinite = _unary(C.isfinite, "isfinite")
 realdiv = truediv = divide = div
 multiply, subtract = mul, sub
 ge, gt, le, lt, eq, ne = greater_equal, greater, less_equal, less, equal, not_equal
-floordiv = floor_div
+floordiv = floor_divide = floor_div
 floormod = remainder = floor_mod
 
 neg = _unary(A.neg, "neg")
@@ -149,9 +151,10 @@ ceil = _unary(U.ceil, "ceil")
 round = _unary(U.round_, "round")
 
 
-def pow(x: Any, y: Any) -> Tensor:
-    """``x ** y``; either may be a Python number."""
-    return A.pow_(*promote_scalar(_operand(x, "pow", "x"), _operand(y, "pow", "exponent")))
+def pow(input: Any, exponent: Any) -> Tensor:
+    """``input ** exponent``; either may be a Python number."""
+    return A.pow_(*promote_scalar(_operand(input, "pow", "input"),
+                                  _operand(exponent, "pow", "exponent")))
 
 
 power = pow
@@ -161,8 +164,28 @@ exp2 = _unary(U.exp2, "exp2")
 log2 = _unary(U.log2, "log2")
 log10 = _unary(U.log10, "log10")
 erfc = _unary(U.erfc, "erfc")
-# log(1 + e^x) computed without overflow: max(x, 0) + log1p(e^-|x|), one primitive
-softplus = _unary(U.softplus, "softplus")
+
+
+def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
+    """``log(1 + e^(beta x)) / beta``, and ``x`` itself where ``beta * x > threshold``.
+
+    The default (beta 1, threshold 20) is one primitive computing log(1 + e^x) without
+    overflow at every x: above the threshold it differs from x by less than e^-20, which
+    MindSpore's linear branch drops."""
+    x = _tensor(input, "softplus", "input")
+    for arg, v in (("beta", beta), ("threshold", threshold)):
+        if not _number(v):
+            raise TypeError(f"For 'softplus', '{arg}' must be an int or a float, but got "
+                            f"{type(v).__name__}.")
+    if beta == 0:
+        raise ValueError("For 'softplus', 'beta' must not be 0.")
+    if beta == 1 and threshold == 20:
+        return U.softplus(x)
+    bx = x if beta == 1 else mul(x, beta)
+    soft = U.softplus(bx) if beta == 1 else div(U.softplus(bx), beta)
+    return C.select(greater(bx, threshold), x, soft)
+
+
 # min(max(x, 0), 6); the gradient passes where 0 < x < 6
 relu6 = _unary(U.relu6, "relu6")
 
@@ -177,8 +200,13 @@ def elu(x: Any, alpha: float = 1.0) -> Tensor:
     return U.elu(_tensor(x, "elu"), alpha=float(alpha))
 
 
-def gelu(x: Any, approximate: str = "none") -> Tensor:
-    x = _tensor(x, "gelu")
+def gelu(input: Any, approximate: str = "none") -> Tensor:
+    """``x * P(X <= x)`` for a standard normal X (``approximate='none'``), or its tanh
+    approximation (``'tanh'``)."""
+    x = _tensor(input, "gelu", "input")
+    if approximate not in ("none", "tanh"):
+        raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', but got "
+                         f"{approximate!r}.")
     if approximate == "tanh":
         inner = mul(math.sqrt(2 / math.pi), add(x, mul(0.044715, pow(x, 3))))
         return mul(mul(0.5, x), add(1, tanh(inner)))
@@ -222,7 +250,22 @@ def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
     return out
 
 
-clip = clip_by_value = clamp
+clip = clamp
+
+
+def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None, *,
+                  min: Any = None, max: Any = None) -> Any:
+    """Clip ``x`` (a Tensor, or a list or tuple of Tensors) to ``[clip_value_min,
+    clip_value_max]``; either bound may be None. Where min > max every element is max.
+    ``min`` and ``max`` (clamp's names, which this function once took) still work."""
+    clip_value_min = min if clip_value_min is None else clip_value_min
+    clip_value_max = max if clip_value_max is None else clip_value_max
+    if isinstance(x, (tuple, list)) and x and builtins.all(isinstance(t, Tensor) for t in x):
+        return type(x)(clip_by_value(t, clip_value_min, clip_value_max) for t in x)
+    if clip_value_min is None and clip_value_max is None:
+        raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and "
+                         "'clip_value_max' must be given.")
+    return clamp(x, clip_value_min, clip_value_max)
 
 
 def select(cond: Any, x: Any, y: Any) -> Tensor:
@@ -235,6 +278,28 @@ def select(cond: Any, x: Any, y: Any) -> Tensor:
 
 def where(condition: Any, x: Any, y: Any) -> Tensor:
     return select(condition, x, y)
+
+
+def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08,
+            equal_nan: bool = False) -> Tensor:
+    """Where ``|input - other| <= atol + rtol * |other|`` (as np.isclose): infinities of
+    the same sign are close, NaNs only with ``equal_nan``."""
+    x = _tensor(input, "isclose", "input")
+    y = _tensor(other, "isclose", "other")
+    if x.dtype != y.dtype:
+        raise TypeError(f"For 'isclose', 'input' and 'other' must have the same dtype, but "
+                        f"got {x.dtype} and {y.dtype}.")
+    if not isinstance(equal_nan, bool):
+        raise TypeError(f"For 'isclose', 'equal_nan' must be bool, but got "
+                        f"{type(equal_nan).__name__}.")
+    same = equal(x, y)
+    # equal elements (infinities included: inf - inf would warn) count as a zero difference
+    diff = abs(sub(select(same, 0, x), select(same, 0, y)))
+    within = logical_and(less_equal(diff, add(atol, mul(rtol, abs(y)))), isfinite(diff))
+    close = logical_or(same, within)
+    if equal_nan:
+        close = logical_or(close, logical_and(isnan(x), isnan(y)))
+    return close
 
 
 # --- dtype and constants ---------------------------------------------------------------------
@@ -598,8 +663,8 @@ def scatter_nd(indices: Any, updates: Any, shape: Any) -> Tensor:
     """A zero tensor of ``shape`` with ``updates`` added at the index tuples in ``indices``
     (repeated indices accumulate); the transpose of ``gather_nd``."""
     u = _tensor(updates, "scatter_nd", "updates")
-    if isinstance(shape, Tensor) or not isinstance(shape, (tuple, list)) or not shape or any(
-            isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in shape):
+    if isinstance(shape, Tensor) or not isinstance(shape, (tuple, list)) or not shape or \
+            builtins.any(isinstance(d, bool) or not isinstance(d, int) or d <= 0 for d in shape):
         raise TypeError(f"For 'scatter_nd', 'shape' must be a non-empty tuple of positive "
                         f"ints, but got {shape!r}.")
     return IX.scatter_nd(_int_tensor(indices, "scatter_nd", "indices"), u, shape=tuple(shape))
@@ -687,7 +752,8 @@ def _pad_pairs(padding: Any, ndim: int, op: str) -> list:
     if isinstance(padding, Tensor):
         padding = padding.asnumpy().tolist()
     if not isinstance(padding, (tuple, list)) or len(padding) % 2 or \
-            not all(isinstance(p, (int, np.integer)) and not isinstance(p, bool) for p in padding):
+            not builtins.all(isinstance(p, (int, np.integer)) and not isinstance(p, bool)
+                             for p in padding):
         raise TypeError(f"For '{op}', 'padding' must be a tuple of ints of even length, but "
                         f"got {padding!r}.")
     if len(padding) // 2 > ndim:
@@ -713,13 +779,13 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
     pairs = _pad_pairs(padding, x.ndim, "pad")
     # negative amounts crop first
     crop = tuple(slice(builtins.max(-lo, 0), d - builtins.max(-hi, 0)) for (lo, hi), d in zip(pairs, x.shape))
-    if any(lo < 0 or hi < 0 for lo, hi in pairs):
-        if any(c.stop <= c.start for c in crop):
+    if builtins.any(lo < 0 or hi < 0 for lo, hi in pairs):
+        if builtins.any(c.stop <= c.start for c in crop):
             raise ValueError(f"For 'pad', negative padding {padding!r} removes the whole of an "
                              f"axis of the input of shape {list(x.shape)}.")
         x = S.getitem(x, index=crop)
     pos = tuple((builtins.max(lo, 0), builtins.max(hi, 0)) for lo, hi in pairs)
-    if not any(lo or hi for lo, hi in pos):
+    if not builtins.any(lo or hi for lo, hi in pos):
         return x
     if mode == "constant":
         fill = 0 if value is None else value
@@ -809,10 +875,40 @@ def amin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     return reduce_min(x, axis, keepdims)
 
 
-def argmax(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    x = _tensor(x, "argmax")
-    a = None if axis is None else _axis(axis, x.ndim, "argmax")
-    return R.argmax(x, axis=a, keepdims=bool(keepdims))
+def _truth(x: Any, op: str) -> Tensor:
+    t = _tensor(x, op, "input")
+    return t if t.dtype == mstype.bool_ else not_equal(t, 0)
+
+
+def all(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
+    """Logical AND over ``axis`` (all axes when None), as a bool Tensor: no element is
+    False (so an empty input gives True)."""
+    b = _truth(input, "all")
+    false_count = R.reduce_sum(C.logical_not(b), axis=_axes(axis, b.ndim, "all"),
+                               keepdims=bool(keep_dims))
+    return equal(false_count, 0)
+
+
+def any(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
+    """Logical OR over ``axis`` (all axes when None), as a bool Tensor."""
+    b = _truth(input, "any")
+    true_count = R.reduce_sum(b, axis=_axes(axis, b.ndim, "any"), keepdims=bool(keep_dims))
+    return greater(true_count, 0)
+
+
+def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = None,
+           keepdims: Any = None) -> Tensor:
+    """Indices (Int64) of the maxima along ``dim`` (of the flattened input when None).
+    ``axis`` and ``keepdims`` are accepted as other names of ``dim`` and ``keepdim``."""
+    x = _tensor(input, "argmax", "input")
+    if axis is not None:
+        if dim is not None:
+            raise TypeError("For 'argmax', give 'dim' or 'axis', not both.")
+        dim = axis
+    if keepdims is not None:
+        keepdim = keepdims
+    a = None if dim is None else _axis(dim, x.ndim, "argmax")
+    return R.argmax(x, axis=a, keepdims=bool(keepdim))
 
 
 def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
@@ -866,9 +962,26 @@ def min(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = 
                                argmin, minimum)
 
 
-def cumsum(x: Any, axis: int) -> Tensor:
-    x = _tensor(x, "cumsum")
-    return R.cumsum(x, axis=_axis(axis, x.ndim, "cumsum"))
+def cumsum(x: Any, axis: int, dtype: Any = None) -> Tensor:
+    """Running sum along ``axis``, after casting to ``dtype`` when it is given."""
+    return _cumsum_ext(x, axis, False, False, dtype, "cumsum")
+
+
+def _cumsum_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = False,
+                dtype: Any = None, op: str = "CumSum") -> Tensor:
+    """MindSpore's ``CumSum(exclusive, reverse)``: exclusive sums start from 0 (the
+    inclusive sums shifted by one); reverse ones run from the end (the running sum of the
+    flipped input, flipped back)."""
+    x = _tensor(x, op)
+    if dtype is not None:
+        x = cast(x, dtype)
+    if x.ndim == 0:
+        return zeros_like(x) if exclusive else x
+    a = _axis(axis, x.ndim, op)
+    out = flip(R.cumsum(flip(x, a), axis=a), a) if reverse else R.cumsum(x, axis=a)
+    if exclusive and x.shape[a]:
+        out = IX.shift(out, a, -1 if reverse else 1, 0)
+    return out
 
 
 def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:
@@ -925,8 +1038,11 @@ def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
 
-def softmax(x: Any, axis: Any = -1) -> Tensor:
-    x = _tensor(x, "softmax")
+def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
+    """``exp(x) / sum(exp(x))`` along ``axis``, after casting to ``dtype`` when given."""
+    x = _tensor(input, "softmax", "input")
+    if dtype is not None:
+        x = cast(x, dtype)
     axes = _axes(axis, x.ndim, "softmax")
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
@@ -1123,7 +1239,7 @@ def _int_pair(v: Any, op: str, arg: str, allow_four: bool = False) -> tuple:
     vals = (v, v) if isinstance(v, (int, np.integer)) and not isinstance(v, bool) else v
     if isinstance(vals, (tuple, list)) and allow_four and len(vals) == 4:
         vals = tuple(vals[2:])
-    if not isinstance(vals, (tuple, list)) or len(vals) != 2 or not all(
+    if not isinstance(vals, (tuple, list)) or len(vals) != 2 or not builtins.all(
             isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in vals):
         raise TypeError(f"For '{op}', '{arg}' must be an int or a tuple of 2 ints, but got "
                         f"{v!r}.")
@@ -1143,7 +1259,7 @@ def _explicit_padding(padding: Any, op: str) -> tuple:
     elif isinstance(padding, (tuple, list)) and len(padding) == 2:
         h, w = _int_pair(tuple(padding), op, "padding")
         p = ((h, h), (w, w))
-    elif isinstance(padding, (tuple, list)) and len(padding) == 4 and all(
+    elif isinstance(padding, (tuple, list)) and len(padding) == 4 and builtins.all(
             isinstance(i, (int, np.integer)) and not isinstance(i, bool) for i in padding):
         p = ((int(padding[0]), int(padding[1])), (int(padding[2]), int(padding[3])))
     else:
@@ -1312,6 +1428,16 @@ def avg_pool2d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any
         return div(total, float(counts.flat[0]))
     return div(total, Tensor(counts.astype(x.dtype.np_dtype)))
 
+
+def _public_names(namespace: dict) -> list:
+    """The names a module of mindgrad.ops offers users (its ``__all__``): those it defines
+    or re-exports from mindgrad, without private names, the modules it imports (np, math,
+    the primitive modules A, C, S, ...) or typing helpers."""
+    return sorted(n for n, v in namespace.items() if not n.startswith("_")
+                  and getattr(v, "__module__", "").startswith("mindgrad."))
+
+
+__all__ = _public_names(globals())
 
 _tensor_module.F = __import__(__name__, fromlist=["_"])
 _tensor_module._P = A

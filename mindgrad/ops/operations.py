@@ -42,6 +42,7 @@ Div = _op("Div", F.div)
 RealDiv = _op("RealDiv", F.div)
 FloorDiv = _op("FloorDiv", F.floor_div)
 FloorMod = _op("FloorMod", F.floor_mod)
+Mod = _op("Mod", F.fmod)
 Neg = _op("Neg", F.neg)
 Square = _op("Square", F.square)
 Pow = _op("Pow", F.pow)
@@ -76,6 +77,9 @@ Sigmoid = _op("Sigmoid", F.sigmoid)
 ReLU = _op("ReLU", F.relu)
 ReLU6 = _op("ReLU6", F.relu6)
 Softplus = _op("Softplus", F.softplus)
+SiLU = _op("SiLU", F.silu)
+Mish = _op("Mish", F.mish)
+HSwish = _op("HSwish", F.hardswish)
 Maximum = _op("Maximum", F.maximum)
 Minimum = _op("Minimum", F.minimum)
 Select = _op("Select", F.select)
@@ -88,6 +92,7 @@ GreaterEqual = _op("GreaterEqual", F.greater_equal)
 LogicalAnd = _op("LogicalAnd", F.logical_and)
 LogicalOr = _op("LogicalOr", F.logical_or)
 LogicalNot = _op("LogicalNot", F.logical_not)
+LogicalXor = _op("LogicalXor", F.logical_xor)
 IsNan = _op("IsNan", F.isnan)
 IsInf = _op("IsInf", F.isinf)
 IsFinite = _op("IsFinite", F.isfinite)
@@ -276,6 +281,29 @@ class StridedSlice(PrimitiveOp):
         return F.getitem(x, tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides)))
 
 
+class GeLU(PrimitiveOp):
+    """``GeLU()(x)``: MindSpore's kernel computes the tanh approximation of
+    ``x * P(X <= x)`` (its documented example prints 0.841192 for x = 1), and so does
+    this one."""
+
+    def __call__(self, x: Any) -> Any:
+        return F.gelu(x, "tanh")
+
+
+class Elu(PrimitiveOp):
+    """``Elu(alpha=1.0)(x)``: x where x > 0, alpha * (e^x - 1) elsewhere."""
+
+    def __init__(self, alpha: float = 1.0) -> None:
+        super().__init__()
+        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
+            raise TypeError(f"For 'Elu', 'alpha' must be a float, but got "
+                            f"{type(alpha).__name__}.")
+        self.alpha = float(alpha)
+
+    def __call__(self, x: Any) -> Any:
+        return F.elu(x, self.alpha)
+
+
 class LeakyReLU(PrimitiveOp):
     def __init__(self, alpha: float = 0.2) -> None:
         super().__init__()
@@ -303,6 +331,45 @@ class CumProd(PrimitiveOp):
 
     def __call__(self, x: Any, axis: int) -> Any:
         return F._cumprod_ext(x, axis, self.exclusive, self.reverse)
+
+
+class CumSum(PrimitiveOp):
+    """``CumSum(exclusive=False, reverse=False)(x, axis)``: running sums; exclusive ones
+    start from 0, reverse ones run from the end."""
+
+    def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
+        super().__init__()
+        for arg, v in (("exclusive", exclusive), ("reverse", reverse)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For 'CumSum', '{arg}' must be bool, but got "
+                                f"{type(v).__name__}.")
+        self.exclusive, self.reverse = exclusive, reverse
+
+    def __call__(self, x: Any, axis: int) -> Any:
+        return F._cumsum_ext(x, axis, self.exclusive, self.reverse)
+
+
+class ReverseV2(PrimitiveOp):
+    """``ReverseV2(axis)(x)``: ``x`` reversed along every axis in the list ``axis``."""
+
+    def __init__(self, axis: Any) -> None:
+        super().__init__()
+        if not isinstance(axis, (tuple, list)) or not all(
+                isinstance(a, int) and not isinstance(a, bool) for a in axis):
+            raise TypeError(f"For 'ReverseV2', 'axis' must be a list or tuple of ints, but "
+                            f"got {axis!r}.")
+        if len(set(axis)) != len(axis):
+            raise ValueError(f"For 'ReverseV2', 'axis' has repeated entries: {axis!r}.")
+        self.axis = tuple(axis)
+
+    def __call__(self, x: Any) -> Any:
+        if not self.axis:
+            return x
+        ndim = getattr(x, "ndim", None)
+        if ndim is not None and len({a % max(ndim, 1) for a in self.axis}) != len(self.axis):
+            raise ValueError(f"For 'ReverseV2', 'axis' {self.axis} names one axis twice for "
+                             f"an input of rank {ndim}.")
+        return F.flip(x, self.axis)
 
 
 class Pad(PrimitiveOp):
@@ -447,3 +514,6 @@ class AvgPool(_Pool):
     """``AvgPool(kernel_size=1, strides=1, pad_mode='valid')(x)`` over NCHW."""
 
     _kind = "avg"
+
+
+__all__ = F._public_names(globals())

@@ -1,5 +1,5 @@
 """Arithmetic primitives with broadcasting: add, sub, mul, div, neg, pow, maximum, minimum,
-floor_div, floor_mod, atan2. Each block holds the primitive's implementation and all of its
+floor_div, floor_mod, mod (truncated), atan2. Each block holds the primitive's implementation and all of its
 rules; reverse rules reduce broadcast dimensions with ``unbroadcast``."""
 from __future__ import annotations
 
@@ -227,6 +227,22 @@ floor_mod.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x),
 floor_mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
                  lambda t, ans, x, y: S.broadcast_like(neg(mul(t, floor_div(x, y))), ans))
 
+# The truncated remainder x - y * trunc(x / y) (C's fmod: the sign of x), computed exactly
+# by np.fmod. The quotient is piecewise constant, so the derivatives are 1 for x and
+# -trunc(x / y) for y.
+mod = Primitive("Mod", checked_binary("Mod", np.fmod))
+
+
+def _trunc_quotient(x, y):
+    q = div(x, y)
+    return mul(U.sign(q), U.floor(U.abs_(q)))
+
+
+mod.vjp_all = lambda g, ans, x, y: _cotangents(x, y, g,
+                                               lambda: neg(mul(g, _trunc_quotient(x, y))))
+mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
+           lambda t, ans, x, y: S.broadcast_like(neg(mul(t, _trunc_quotient(x, y))), ans))
+
 atan2 = Primitive("Atan2", checked_binary("Atan2", np.arctan2))
 
 
@@ -251,7 +267,7 @@ atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(_atan2_scale(t, x, y), y)
 from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
 
 B.defelementwise(add, sub, mul, div, neg, pow_, pow_dx, maximum, minimum, floor_div, floor_mod,
-                 atan2)
+                 mod, atan2)
 
 from . import taylor_rules as T  # noqa: E402
 

@@ -147,7 +147,9 @@ def _flip(x, axis):
     return S.getitem(x, index=index)
 
 
-cumsum = Primitive("CumSum", lambda x, axis: np.cumsum(x, axis=axis))
+# integer sums keep their dtype (NumPy would widen int32 to int64), as MindSpore's do
+cumsum = Primitive("CumSum", lambda x, axis: np.cumsum(
+    x, axis=axis, dtype=x.dtype if x.dtype.kind in "iu" else None))
 # The transpose of a running sum is the running sum taken from the other end.
 cumsum.vjp = (lambda g, ans, x, axis: _flip(cumsum(_flip(g, axis), axis=axis), axis),)
 cumsum.jvp = (lambda t, ans, x, axis: cumsum(t, axis=axis),)
