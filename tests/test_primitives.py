@@ -14,6 +14,7 @@ PYNATIVE ones.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -140,6 +141,7 @@ CASES = [
     Case("mul_python_scalar", lambda x: x * 1.5, lambda x: x * 1.5, N((2, 3))),
     Case("div", lambda x, y: x / y, np.divide, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
     Case("div_bcast", ops.div, np.divide, lambda r: N((3,))(r) + away0((2, 1))(r)),
+    Case("div_no_nan", ops.DivNoNan(), np.divide, lambda r: N((2, 3))(r) + away0((3,))(r)),
     Case("rdiv_python_scalar", lambda x: 2.0 / x, lambda x: 2.0 / x, away0((2, 3))),
     Case("neg", lambda x: -x, np.negative, N((2, 3))),
     Case("neg_op", ops.Neg(), np.negative, N((2, 3))),
@@ -763,3 +765,26 @@ def test_constant_second_operand_gets_no_cotangent_work(fn, monkeypatch) -> None
     gx2, gc = ops.grad(lambda a, b: fn(a, b).sum(), grad_position=(0, 1))(x, c)
     np.testing.assert_array_equal(gx.asnumpy(), gx2.asnumpy())
     assert calls and np.all(np.isfinite(gc.asnumpy()))
+
+
+def test_div_no_nan_and_the_2_norm_at_zero() -> None:
+    """div_no_nan gives 0 where the divisor is 0 (and a zero derivative there); through it,
+    the gradient of the 2-norm at the zero vector is 0 (MindSpore's and PyTorch's subgradient),
+    in both modes and over a reduced axis, with no warning."""
+    x = ms.Tensor(np.array([-1.0, 0.0, 1.0, 5.0, 6.0], np.float32))
+    y = ms.Tensor(np.array([0.0, 0.0, 0.0, 2.0, 3.0], np.float32))
+    np.testing.assert_array_equal(ops.div_no_nan(x, y).asnumpy(), [0, 0, 0, 2.5, 2])
+    gx, gy = ops.grad(lambda a, b: ops.div_no_nan(a, b).sum(), (0, 1))(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), [0, 0, 0, 0.5, 1 / 3.0])
+    np.testing.assert_allclose(gy.asnumpy(), [0, 0, 0, -1.25, -2 / 3.0])
+    z = ms.Tensor(np.zeros(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(ops.grad(ops.norm)(z).asnumpy(), np.zeros(3))
+        _, t = ops.jvp(ops.norm, (z,), (ms.Tensor(np.ones(3)),))
+        assert t.asnumpy() == 0.0
+        m = ms.Tensor(np.array([[0.0, 0.0], [3.0, 4.0]]))
+        g = ops.grad(lambda a: ops.norm(a, dim=1).sum())(m).asnumpy()
+        np.testing.assert_allclose(g, [[0, 0], [0.6, 0.8]])
+        gg = ms.jit(ops.grad(lambda a: ops.norm(a, dim=1).sum()))(m).asnumpy()
+        np.testing.assert_array_equal(gg, g)

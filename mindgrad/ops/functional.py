@@ -68,6 +68,8 @@ add = _binary(A.add, "add")
 sub = _binary(A.sub, "sub")
 mul = _binary(A.mul, "mul")
 div = _binary(A.div, "div")
+# x / y with 0 where y == 0
+div_no_nan = _binary(A.div_no_nan, "div_no_nan")
 maximum = _binary(A.maximum, "maximum")
 minimum = _binary(A.minimum, "minimum")
 floor_div = _binary(A.floor_div, "floor_div")
