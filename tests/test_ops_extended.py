@@ -550,6 +550,7 @@ def _reduction_fns():
         "std_all": lambda u: ops.std(u),
         "norm": lambda u: ops.norm(u, dim=0),
         "norm_all": lambda u: ops.norm(u),
+        "svd_vectors": lambda u: ops.svd(u)[1] ** 2 * c[:, :3] + (ops.svd(u)[2] ** 2).sum(),
         "softmax": lambda u: ops.softmax(u, -1) * c,
         "log_softmax": lambda u: ops.log_softmax(u, 0) * c,
     }
@@ -740,6 +741,10 @@ ERRORS = [
     ("det_int", lambda: ops.det(T(np.eye(2, dtype=np.int64))), TypeError, "float"),
     ("cholesky_not_pd", lambda: ops.cholesky(T(-np.eye(2))), ValueError, "Cholesky"),
     ("solve_shape", lambda: ops.solve(M33, T(np.zeros((2, 2)))), ValueError, "'b'"),
+    ("svd_vector", lambda: ops.svd(T(np.ones(3))), ValueError, "matrix"),
+    ("svd_int", lambda: ops.svd(T(np.eye(2, dtype=np.int64))), TypeError, "float"),
+    ("svd_full_grad", lambda: ops.grad(lambda a: ops.svd(a, True)[1].sum())(
+        T(np.ones((3, 2)))), ValueError, "full_matrices"),
     ("cumprod_axis", lambda: ops.cumprod(M33, 2), ValueError, "axis"),
     ("prod_axis", lambda: ops.prod(M33, -3), ValueError, "axis"),
 ]

@@ -119,6 +119,18 @@ def _softmax_ref(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def _np_svd(x):
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    return s, u, np.swapaxes(vh, -1, -2)
+
+
+def _svd_signless(svd):
+    """s, and u and v squared elementwise: each pair of singular vectors is unique up to a
+    common sign, which squaring removes."""
+    s, u, v = svd
+    return s, u * u, v * v
+
+
 T = lambda x: x.T  # noqa: E731
 MM = ops.MatMul
 sel = ms.Tensor(COND)
@@ -323,6 +335,15 @@ CASES = [
          lambda r: [np.array([[0.3, -1.7, 0.9], [1.1, -0.2, 0.5]])]),
     Case("norm_p3", lambda x: ops.norm(x, 3.0), lambda x: (np.abs(x) ** 3.0).sum() ** (1 / 3.0),
          away0((2, 3)), 2),
+    # singular values and vectors (functions of u and v that do not depend on their signs)
+    Case("svd_values", lambda x: ops.svd(x, compute_uv=False),
+         lambda x: np.linalg.svd(x, compute_uv=False), N((4, 3))),
+    Case("svd_tall", lambda x: _svd_signless(ops.svd(x)),
+         lambda x: _svd_signless(_np_svd(x)), N((4, 3))),
+    Case("svd_wide_batch", lambda x: _svd_signless(ops.svd(x)),
+         lambda x: _svd_signless(_np_svd(x)), N((2, 2, 3)), 2),
+    Case("svd_square_full", lambda x: _svd_signless(ops.svd(x, full_matrices=True)),
+         lambda x: _svd_signless(_np_svd(x)), N((3, 3))),
     # shapes
     Case("reshape", lambda x: ops.reshape(x, (3, 2)), lambda x: x.reshape(3, 2), N((2, 3))),
     Case("reshape_minus1", lambda x: ops.Reshape()(x, (-1,)), lambda x: x.reshape(-1),

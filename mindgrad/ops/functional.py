@@ -1094,6 +1094,22 @@ def cholesky(input_x: Any, upper: bool = False) -> Tensor:
     return L.swap_last(LX.cholesky(L.swap_last(x)))
 
 
+def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any:
+    """The singular values ``s`` (descending) of a (batch of) matrix, and with ``compute_uv``
+    the tuple ``(s, u, v)`` with ``input = u diag(s) v^T`` (``v`` itself, as MindSpore gives
+    it). Derivatives need distinct nonzero singular values; those of ``u`` and ``v`` also
+    need ``full_matrices=False`` unless the matrices are square."""
+    x = _tensor(input, "svd", "input")
+    if x.ndim < 2:
+        raise ValueError(f"For 'svd', the input must be a (batch of) matrix of shape (..., m, n), "
+                         f"but got {list(x.shape)}.")
+    if x.dtype.np_dtype.kind != "f":
+        raise TypeError(f"For 'svd', the input must be a float Tensor, but got {x.dtype}.")
+    if not compute_uv:
+        return LX.svdvals(x)
+    return LX.svd(x, full_matrices=bool(full_matrices))
+
+
 # --- convolution and pooling -----------------------------------------------------------------
 def _int_pair(v: Any, op: str, arg: str, allow_four: bool = False) -> tuple:
     """An int or a tuple of 2 ints (or of 4, MindSpore's (1, 1, h, w) form) as (h, w)."""
