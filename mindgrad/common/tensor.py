@@ -251,7 +251,8 @@ class Tensor:
     def clamp(self, min=None, max=None): return F.clamp(self, min, max)
     def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
     def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
-    def norm(self, ord=None, dim=None, keepdim=False): return F.norm(self, ord, dim, keepdim)
+    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+        return F.norm(self, ord, dim, keepdim, dtype=dtype)
     def cumsum(self, axis): return F.cumsum(self, axis)
     def cumprod(self, dim, dtype=None): return F.cumprod(self, dim, dtype)
     def masked_fill(self, mask, value): return F.masked_fill(self, mask, value)
