@@ -14,6 +14,7 @@ PYNATIVE ones.
 from __future__ import annotations
 
 import math
+import warnings
 from typing import Callable, NamedTuple
 
 import numpy as np
@@ -135,6 +136,19 @@ def _softmax_ref(x, axis=-1):
     return e / e.sum(axis=axis, keepdims=True)
 
 
+def _np_svd(x):
+    u, s, vh = np.linalg.svd(x, full_matrices=False)
+    return s, u, np.swapaxes(vh, -1, -2)
+
+
+def _svd_signless(svd):
+    """s, and u and v squared elementwise: each pair of singular vectors is unique up to a
+    common sign, which squaring removes."""
+    s, u, v = svd
+    return s, u * u, v * v
+
+
+INF = float("inf")
 T = lambda x: x.T  # noqa: E731
 MM = ops.MatMul
 sel = ms.Tensor(COND)
@@ -157,6 +171,7 @@ CASES = [
     Case("mul_python_scalar", lambda x: x * 1.5, lambda x: x * 1.5, N((2, 3))),
     Case("div", lambda x, y: x / y, np.divide, lambda r: N((2, 3))(r) + away0((2, 3))(r)),
     Case("div_bcast", ops.div, np.divide, lambda r: N((3,))(r) + away0((2, 1))(r)),
+    Case("div_no_nan", ops.DivNoNan(), np.divide, lambda r: N((2, 3))(r) + away0((3,))(r)),
     Case("rdiv_python_scalar", lambda x: 2.0 / x, lambda x: 2.0 / x, away0((2, 3))),
     Case("neg", lambda x: -x, np.negative, N((2, 3))),
     Case("neg_op", ops.Neg(), np.negative, N((2, 3))),
@@ -341,11 +356,49 @@ CASES = [
          lambda x: np.std(x, 1, keepdims=True), N((2, 3))),
     Case("norm_all", ops.norm, lambda x: np.sqrt((x * x).sum()), N((2, 3))),
     Case("norm_dim", lambda x: ops.norm(x, dim=1), lambda x: np.sqrt((x * x).sum(1)), N((2, 3))),
-    Case("norm_l1", lambda x: ops.norm(x, 1), lambda x: np.abs(x).sum(), away0((2, 3))),
-    Case("norm_inf", lambda x: ops.norm(x, float("inf")), lambda x: np.abs(x).max(),
+    # a 2-D input with ord set: matrix norms (the largest column / row sum of |x|)
+    Case("norm_l1", lambda x: ops.norm(x, 1), lambda x: np.linalg.norm(x, 1), away0((2, 3))),
+    Case("norm_inf", lambda x: ops.norm(x, INF), lambda x: np.linalg.norm(x, INF),
          lambda r: [np.array([[0.3, -1.7, 0.9], [1.1, -0.2, 0.5]])]),
-    Case("norm_p3", lambda x: ops.norm(x, 3.0), lambda x: (np.abs(x) ** 3.0).sum() ** (1 / 3.0),
-         away0((2, 3)), 2),
+    Case("norm_neg_inf", lambda x: ops.norm(x, -INF), lambda x: np.linalg.norm(x, -INF),
+         lambda r: [np.array([[0.3, -1.7, 0.9], [1.1, -0.2, 0.5]])]),
+    Case("norm_neg1_dims_swapped", lambda x: ops.norm(x, -1, dim=(1, 0)),
+         lambda x: np.linalg.norm(x, -1, axis=(1, 0)), away0((3, 4))),
+    Case("norm_inf_batch_keep", lambda x: ops.norm(x, INF, dim=(1, 2), keepdim=True),
+         lambda x: np.linalg.norm(x, INF, axis=(1, 2), keepdims=True), away0((2, 3, 4))),
+    Case("norm_fro", lambda x: ops.norm(x, "fro"), lambda x: np.linalg.norm(x, "fro"), N((2, 3))),
+    Case("norm_fro_dims_keep", lambda x: x.norm("fro", dim=(2, 0), keepdim=True),
+         lambda x: np.linalg.norm(x, "fro", axis=(2, 0), keepdims=True), N((2, 3, 2))),
+    Case("norm_nuc", lambda x: ops.norm(x, "nuc"), lambda x: np.linalg.norm(x, "nuc"),
+         N((3, 2))),
+    Case("norm_nuc_batch", lambda x: ops.norm(x, "nuc", dim=(1, 2)),
+         lambda x: np.linalg.norm(x, "nuc", axis=(1, 2)), N((2, 3, 4)), 2),
+    Case("norm_spectral", lambda x: ops.norm(x, 2), lambda x: np.linalg.norm(x, 2), N((3, 4))),
+    Case("norm_spectral_min_dims", lambda x: ops.norm(x, -2, dim=(0, 2)),
+         lambda x: np.linalg.norm(x, -2, axis=(0, 2)), N((3, 2, 4)), 2),
+    # vector norms: an int dim or a 1-D input
+    Case("norm_vec_l1_dim", lambda x: ops.norm(x, 1, dim=1),
+         lambda x: np.linalg.norm(x, 1, axis=1), away0((2, 3))),
+    Case("norm_vec_inf_dim", lambda x: ops.norm(x, INF, dim=0),
+         lambda x: np.linalg.norm(x, INF, axis=0), lambda r: [np.array([[0.3, -1.7], [1.1, -0.2]])]),
+    Case("norm_vec_neg_inf", lambda x: ops.norm(x, -INF), lambda x: np.linalg.norm(x, -INF),
+         lambda r: [np.array([0.3, -1.7, -0.2, 1.1])]),
+    Case("norm_vec_0", lambda x: ops.norm(x, 0, dim=-1), lambda x: np.linalg.norm(x, 0, axis=-1),
+         away0((2, 3))),
+    Case("norm_p3", lambda x: ops.norm(x, 3.0), lambda x: np.linalg.norm(x, 3.0), away0((6,)), 2),
+    Case("norm_p_neg_dim_keep", lambda x: ops.norm(x, -1.5, dim=1, keepdim=True),
+         lambda x: np.linalg.norm(x, -1.5, axis=1, keepdims=True), away0((2, 3, 2)), 2),
+    Case("norm_vec_2_tuple1", lambda x: ops.norm(x, 2, dim=(-1,)),
+         lambda x: np.linalg.norm(x, 2, axis=-1), N((2, 3))),
+    # singular values and vectors (functions of u and v that do not depend on their signs)
+    Case("svd_values", lambda x: ops.svd(x, compute_uv=False),
+         lambda x: np.linalg.svd(x, compute_uv=False), N((4, 3))),
+    Case("svd_tall", lambda x: _svd_signless(ops.svd(x)),
+         lambda x: _svd_signless(_np_svd(x)), N((4, 3))),
+    Case("svd_wide_batch", lambda x: _svd_signless(ops.svd(x)),
+         lambda x: _svd_signless(_np_svd(x)), N((2, 2, 3)), 2),
+    Case("svd_square_full", lambda x: _svd_signless(ops.svd(x, full_matrices=True)),
+         lambda x: _svd_signless(_np_svd(x)), N((3, 3))),
     # shapes
     Case("reshape", lambda x: ops.reshape(x, (3, 2)), lambda x: x.reshape(3, 2), N((2, 3))),
     Case("reshape_minus1", lambda x: ops.Reshape()(x, (-1,)), lambda x: x.reshape(-1),
@@ -805,3 +858,55 @@ def test_constant_second_operand_gets_no_cotangent_work(fn, monkeypatch) -> None
     gx2, gc = ops.grad(lambda a, b: fn(a, b).sum(), grad_position=(0, 1))(x, c)
     np.testing.assert_array_equal(gx.asnumpy(), gx2.asnumpy())
     assert calls and np.all(np.isfinite(gc.asnumpy()))
+
+
+def test_div_no_nan_and_the_2_norm_at_zero() -> None:
+    """div_no_nan gives 0 where the divisor is 0 (and a zero derivative there); through it,
+    the gradient of the 2-norm at the zero vector is 0 (MindSpore's and PyTorch's subgradient),
+    in both modes and over a reduced axis, with no warning."""
+    x = ms.Tensor(np.array([-1.0, 0.0, 1.0, 5.0, 6.0], np.float32))
+    y = ms.Tensor(np.array([0.0, 0.0, 0.0, 2.0, 3.0], np.float32))
+    np.testing.assert_array_equal(ops.div_no_nan(x, y).asnumpy(), [0, 0, 0, 2.5, 2])
+    gx, gy = ops.grad(lambda a, b: ops.div_no_nan(a, b).sum(), (0, 1))(x, y)
+    np.testing.assert_allclose(gx.asnumpy(), [0, 0, 0, 0.5, 1 / 3.0])
+    np.testing.assert_allclose(gy.asnumpy(), [0, 0, 0, -1.25, -2 / 3.0])
+    z = ms.Tensor(np.zeros(3))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        np.testing.assert_array_equal(ops.grad(ops.norm)(z).asnumpy(), np.zeros(3))
+        _, t = ops.jvp(ops.norm, (z,), (ms.Tensor(np.ones(3)),))
+        assert t.asnumpy() == 0.0
+        m = ms.Tensor(np.array([[0.0, 0.0], [3.0, 4.0]]))
+        g = ops.grad(lambda a: ops.norm(a, dim=1).sum())(m).asnumpy()
+        np.testing.assert_allclose(g, [[0, 0], [0.6, 0.8]])
+        gg = ms.jit(ops.grad(lambda a: ops.norm(a, dim=1).sum()))(m).asnumpy()
+        np.testing.assert_array_equal(gg, g)
+
+
+def test_norm_ord_0_counts_nonzeros_without_gradient() -> None:
+    x = ms.Tensor(np.array([[0.0, 2.0, -0.5], [0.0, 0.0, 3.0]]))
+    np.testing.assert_array_equal(ops.norm(x[0], 0).asnumpy(), 2.0)
+    np.testing.assert_array_equal(ops.norm(x, 0, dim=1).asnumpy(), [2.0, 1.0])
+    assert ops.norm(ms.Tensor(np.array([3.0, 4.0, 12.0], np.float32)), 0).dtype == ms.float32
+    for f in (lambda a: ops.norm(a, 0, dim=1).sum(), ms.jit(lambda a: ops.norm(a, 0, dim=0).sum())):
+        np.testing.assert_array_equal(ops.grad(f)(x).asnumpy(), np.zeros((2, 3)))
+
+
+def test_norm_follows_mindspore_table() -> None:
+    """Matrix norms of 2-D inputs with ord set and of 2-tuple dims; vector norms otherwise
+    (the numbers of MindSpore's documented semantics, NumPy's np.linalg.norm)."""
+    x = ms.Tensor(np.arange(12.0).reshape(3, 4) - 5)
+    np.testing.assert_allclose(ops.norm(x, 2).asnumpy(), 11.4624012, rtol=1e-7)
+    np.testing.assert_allclose(ops.norm(x, 1).asnumpy(), 10.0)
+    a = x.asnumpy()
+    for o in (None, "fro", "nuc", INF, -INF, 1, -1, 2):
+        np.testing.assert_allclose(ops.norm(x, o).asnumpy(), np.linalg.norm(a, o), rtol=1e-12,
+                                   err_msg=str(o))
+    x3 = ms.Tensor(np.arange(24.0).reshape(2, 3, 4) - 5)
+    np.testing.assert_allclose(ops.norm(x3, INF, dim=(1, 2)).asnumpy(), [18.0, 66.0])
+    assert ops.norm(x3).shape == () and ops.norm(x3, keepdim=True).shape == (1, 1, 1)
+    np.testing.assert_allclose(ops.norm(x3).asnumpy(), np.linalg.norm(x3.asnumpy().ravel()))
+    np.testing.assert_allclose(ops.norm(x[0], -INF).asnumpy(), 2.0)  # min |x|, not max
+    v = ms.Tensor(np.array([3.0, 4.0, 12.0], np.float32))
+    assert [float(ops.norm(v, o).asnumpy()) for o in (None, 1, 0)] == [13.0, 19.0, 3.0]
+    assert ops.norm(ms.Tensor(np.ones((2, 2), np.float32)), dtype=ms.float64).dtype == ms.float64

@@ -84,7 +84,8 @@ def from_jvp(prim: Primitive) -> Callable:
 
     def jvp_fn(n: int, params: dict) -> Callable:
         def f(*args: Any) -> Any:
-            xs, ts, ans = args[:n], args[n:2 * n], args[2 * n]
+            xs, ts = args[:n], args[n:2 * n]
+            ans = tuple(args[2 * n:]) if prim.multiple_results else args[2 * n]
             if prim.jvp_all is not None:
                 return prim.jvp_all(list(xs), list(ts), **params)[1]
             total = None
@@ -101,7 +102,8 @@ def from_jvp(prim: Primitive) -> Callable:
         order = next(len(s) for s in series if s is not None)
         n = len(primals)
         z0 = bind(prim, primals, params)
-        zs: list = []
+        outs = list(z0) if prim.multiple_results else [z0]
+        zs: list = [[] for _ in outs]  # the series of each output
         for k in range(1, order + 1):
             # x'(t) has coefficients (m+1) x_{m+1}; truncate everything to order k-1.
             t_primals, t_series = [], []
@@ -117,13 +119,13 @@ def from_jvp(prim: Primitive) -> Callable:
                 t_primals.append(t0)
                 t_series.append(ts)
             x_series = [None if s is None else s[:k - 1] for s in series]
-            if prim.multiple_results:
-                raise NotImplementedError(f"Taylor mode for {prim.name}: multiple results need "
-                                          f"a dedicated rule.")
-            w0, w = taylor_call(jvp_fn(n, params), primals + t_primals + [z0],
-                                x_series + t_series + [zs[:k - 1]], k - 1)
-            value = w0 if k == 1 else w[k - 2]
-            zs.append(None if value is None else A.div(value, k))
-        return z0, zs
+            w0, w = taylor_call(jvp_fn(n, params), primals + t_primals + outs,
+                                x_series + t_series + [z[:k - 1] for z in zs], k - 1)
+            if not prim.multiple_results:
+                w0, w = [w0], [w]
+            for z, v0, v in zip(zs, w0, w):
+                value = v0 if k == 1 else v[k - 2]
+                z.append(None if value is None else A.div(value, k))
+        return z0, (zs if prim.multiple_results else zs[0])
 
     return rule

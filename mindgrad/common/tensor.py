@@ -264,7 +264,8 @@ class Tensor:
     def clamp(self, min=None, max=None): return F.clamp(self, min, max)
     def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
     def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
-    def norm(self, ord=None, dim=None, keepdim=False): return F.norm(self, ord, dim, keepdim)
+    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+        return F.norm(self, ord, dim, keepdim, dtype=dtype)
     def cumsum(self, axis=None, dtype=None):  # axis None: over the flattened tensor
         return F.cumsum(self, axis, dtype) if axis is not None else \
             F.cumsum(F.reshape(self, (-1,)), 0, dtype)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import builtins
 import math
+import numbers
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -91,6 +92,8 @@ add = _arith(A.add, "add")
 sub = _arith(A.sub, "sub")
 mul = _arith(A.mul, "mul")
 div = _arith(A.div, "div")
+# x / y with 0 where y == 0
+div_no_nan = _arith(A.div_no_nan, "div_no_nan")
 maximum = _arith(A.maximum, "maximum")
 minimum = _arith(A.minimum, "minimum")
 floor_div = _arith(A.floor_div, "floor_div")
@@ -1014,17 +1017,93 @@ def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tens
     return sqrt(var(x, axis, ddof, keepdims))
 
 
-def norm(x: Any, ord: Any = None, dim: Any = None, keepdim: bool = False) -> Tensor:
-    """Vector p-norms (default 2) over ``dim`` (all axes when None)."""
-    x = _tensor(x, "norm")
-    p = 2 if ord is None else ord
-    if p == 2:
-        return RF.reduce_norm(x, axis=_axes(dim, x.ndim, "norm"), keepdims=bool(keepdim))
-    if p == 1:
-        return reduce_sum(abs(x), dim, keepdim)
-    if p == float("inf"):
-        return reduce_max(abs(x), dim, keepdim)
-    return pow(reduce_sum(pow(abs(x), p), dim, keepdim), 1.0 / p)
+_INF = float("inf")
+_MATRIX_ORDS = ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2)
+
+
+def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
+         dtype: Any = None) -> Tensor:
+    """MindSpore's ``ops.norm``: a vector norm over an int ``dim`` (or of a 1-D ``A``), a matrix
+    norm over a 2-tuple ``dim`` (rows, columns) or of a 2-D ``A`` when ``ord`` is given; with
+    neither ``ord`` nor ``dim``, the 2-norm of all elements."""
+    x = _tensor(A, "norm", "A")
+    if dtype is not None:
+        x = cast(x, dtype)
+    keep = bool(keepdim)
+    if dim is None:
+        if ord is None:
+            return RF.reduce_norm(x, axis=None, keepdims=keep)
+        if x.ndim not in (1, 2):
+            raise ValueError(f"For 'norm', 'A' must be 1-D or 2-D when 'ord' is given and "
+                             f"'dim' is None, but got shape {list(x.shape)}.")
+        dim = 0 if x.ndim == 1 else (0, 1)
+    if isinstance(dim, (tuple, list)):
+        if len(dim) == 2:
+            return _matrix_norm(x, ord, _norm_dim(dim[0], x), _norm_dim(dim[1], x), keep)
+        if len(dim) != 1:
+            raise ValueError(f"For 'norm', 'dim' must be an int (vector norm) or a 2-tuple "
+                             f"(matrix norm), but got {dim}.")
+        dim = dim[0]
+    return _vector_norm(x, ord, _norm_dim(dim, x), keep)
+
+
+def _norm_dim(d: Any, x: Tensor) -> int:
+    if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+        raise TypeError(f"For 'norm', 'dim' must be an int or a tuple of ints, but got "
+                        f"{type(d).__name__}.")
+    if not -x.ndim <= d < builtins.max(x.ndim, 1):
+        raise ValueError(f"For 'norm', 'dim' {d} is out of range for 'A' of shape "
+                         f"{list(x.shape)}.")
+    return int(d) % builtins.max(x.ndim, 1)
+
+
+def _vector_norm(x: Tensor, ord: Any, d: int, keep: bool) -> Tensor:
+    if isinstance(ord, bool) or not (ord is None or isinstance(ord, numbers.Real)):
+        raise ValueError(f"For 'norm', 'ord' of a vector norm (an int 'dim' or a 1-D 'A') must "
+                         f"be a number, inf or -inf, but got {ord!r}; 'fro' and 'nuc' need a "
+                         f"2-tuple 'dim'.")
+    axis = (d,)
+    if ord is None or ord == 2:
+        return RF.reduce_norm(x, axis=axis, keepdims=keep)
+    if ord == _INF:
+        return R.reduce_max(abs(x), axis=axis, keepdims=keep)
+    if ord == -_INF:
+        return R.reduce_min(abs(x), axis=axis, keepdims=keep)
+    if ord == 0:  # the count of nonzero elements: piecewise constant, no gradient
+        return R.reduce_sum(cast(C.not_equal(x, 0), x.dtype), axis=axis, keepdims=keep)
+    if ord == 1:
+        return R.reduce_sum(abs(x), axis=axis, keepdims=keep)
+    p = float(ord)
+    return pow(R.reduce_sum(pow(abs(x), p), axis=axis, keepdims=keep), 1.0 / p)
+
+
+def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
+    if row == col:
+        raise ValueError(f"For 'norm', the two dims of a matrix norm must differ, but got "
+                         f"({row}, {col}) for 'A' of shape {list(x.shape)}.")
+    if isinstance(ord, bool) or not (ord is None or ord in _MATRIX_ORDS):
+        raise ValueError(f"For 'norm', 'ord' of a matrix norm (a 2-tuple 'dim' or a 2-D 'A') "
+                         f"must be one of 'fro', 'nuc', inf, -inf, 1, -1, 2, -2, but got "
+                         f"{ord!r}.")
+    if ord is None or ord == "fro":
+        return RF.reduce_norm(x, axis=tuple(sorted((row, col))), keepdims=keep)
+    if ord in ("nuc", 2, -2):
+        # the singular values of the matrices (row, col), moved to the last two axes
+        perm = tuple(i for i in range(x.ndim) if i not in (row, col)) + (row, col)
+        sv = LX.svdvals(S.transpose(x, perm=perm) if perm != tuple(range(x.ndim)) else x)
+        last = (sv.ndim - 1,)
+        reduce = {"nuc": R.reduce_sum, 2: R.reduce_max, -2: R.reduce_min}[ord]
+        out = reduce(sv, axis=last, keepdims=False)
+    else:
+        # 1: the largest column sum of |x| (summed over the rows); inf: the largest row sum
+        inner, outer = (row, col) if ord in (1, -1) else (col, row)
+        extreme = R.reduce_max if ord > 0 else R.reduce_min
+        sums = R.reduce_sum(abs(x), axis=(inner,), keepdims=True)
+        out = extreme(sums, axis=(outer,), keepdims=True)
+    reduced = (row, col)
+    if keep:
+        return S.reshape(out, shape=tuple(1 if i in reduced else n for i, n in enumerate(x.shape)))
+    return S.reshape(out, shape=tuple(n for i, n in enumerate(x.shape) if i not in reduced))
 
 
 def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
@@ -1231,6 +1310,22 @@ def cholesky(input_x: Any, upper: bool = False) -> Tensor:
     if not upper:
         return LX.cholesky(x)
     return L.swap_last(LX.cholesky(L.swap_last(x)))
+
+
+def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any:
+    """The singular values ``s`` (descending) of a (batch of) matrix, and with ``compute_uv``
+    the tuple ``(s, u, v)`` with ``input = u diag(s) v^T`` (``v`` itself, as MindSpore gives
+    it). Derivatives need distinct nonzero singular values; those of ``u`` and ``v`` also
+    need ``full_matrices=False`` unless the matrices are square."""
+    x = _tensor(input, "svd", "input")
+    if x.ndim < 2:
+        raise ValueError(f"For 'svd', the input must be a (batch of) matrix of shape (..., m, n), "
+                         f"but got {list(x.shape)}.")
+    if x.dtype.np_dtype.kind != "f":
+        raise TypeError(f"For 'svd', the input must be a float Tensor, but got {x.dtype}.")
+    if not compute_uv:
+        return LX.svdvals(x)
+    return LX.svd(x, full_matrices=bool(full_matrices))
 
 
 # --- convolution and pooling -----------------------------------------------------------------

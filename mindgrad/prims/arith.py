@@ -1,6 +1,7 @@
-"""Arithmetic primitives with broadcasting: add, sub, mul, div, neg, pow, maximum, minimum,
-floor_div, floor_mod, mod (truncated), atan2. Each block holds the primitive's implementation and all of its
-rules; reverse rules reduce broadcast dimensions with ``unbroadcast``."""
+"""Arithmetic primitives with broadcasting: add, sub, mul, div, div_no_nan, neg, pow, maximum,
+minimum, floor_div, floor_mod, mod (truncated), atan2. Each block holds the primitive's
+implementation and all of its rules; reverse rules reduce broadcast dimensions with
+``unbroadcast``."""
 from __future__ import annotations
 
 import math
@@ -71,6 +72,26 @@ def _div_vjp(g, ans, x, y):
 div.vjp_all = _div_vjp
 div.jvp = (lambda t, ans, x, y: S.broadcast_like(div(t, y), ans),
            lambda t, ans, x, y: S.broadcast_like(neg(mul(t, div(ans, y))), ans))
+
+
+def _div_no_nan_impl(x, y):
+    xp = xp_of(y if hasattr(y, "dtype") else x)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = xp.true_divide(x, y)
+    zero = xp.equal(y, 0)
+    if not zero.any():  # the common case: one comparison more than a division
+        return out
+    return xp.where(zero, xp.zeros((), out.dtype), out)
+
+
+# x / y, and 0 where y == 0 (MindSpore's DivNoNan): the 2-norm's reverse rule divides by the
+# norm, whose subgradient at the zero vector is taken as 0. Its derivatives are those of x / y
+# away from y == 0 and 0 there (it is constant in both arguments where y == 0).
+div_no_nan = Primitive("DivNoNan", checked_binary("DivNoNan", _div_no_nan_impl))
+div_no_nan.vjp_all = lambda g, ans, x, y: _cotangents(
+    x, y, div_no_nan(g, y), lambda: neg(div_no_nan(mul(g, ans), y)))
+div_no_nan.jvp = (lambda t, ans, x, y: S.broadcast_like(div_no_nan(t, y), ans),
+                  lambda t, ans, x, y: S.broadcast_like(neg(div_no_nan(mul(t, ans), y)), ans))
 
 
 def _neg_impl(x):
@@ -266,8 +287,8 @@ atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(_atan2_scale(t, x, y), y)
 
 from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
 
-B.defelementwise(add, sub, mul, div, neg, pow_, pow_dx, maximum, minimum, floor_div, floor_mod,
-                 mod, atan2)
+B.defelementwise(add, sub, mul, div, div_no_nan, neg, pow_, pow_dx, maximum, minimum, floor_div,
+                 floor_mod, mod, atan2)
 
 from . import taylor_rules as T  # noqa: E402
 

@@ -1,4 +1,4 @@
-"""Linear algebra beyond matmul: einsum, inverse, det, solve, cholesky.
+"""Linear algebra beyond matmul: einsum, inverse, det, solve, cholesky, svd and svdvals.
 
 Every reverse and forward rule is a textbook identity written with these primitives and
 matmul, so the rules are differentiable in turn:
@@ -9,7 +9,13 @@ matmul, so the rules are differentiable in turn:
 - inverse: d(A^-1) = -A^-1 dA A^-1;
 - det: d det = det * tr(A^-1 dA);
 - solve: X = A^-1 B, dX = A^-1 (dB - dA X);
-- cholesky: dL = L Phi(L^-1 dA L^-T), Phi = lower triangle with the diagonal halved.
+- cholesky: dL = L Phi(L^-1 dA L^-T), Phi = lower triangle with the diagonal halved;
+- svd (thin, A = U diag(s) V^T): with dP = U^T dA V, ds = diag(dP),
+  dU = U (F o (dP S + S dP^T)) + (I - U U^T) dA V S^-1,
+  dV = V (F o (S dP + dP^T S)) + (I - V V^T) dA^T U S^-1, F_ij = 1 / (s_j^2 - s_i^2) off the
+  diagonal and 0 on it; its reverse rule is the transpose. svdvals: ds = diag(U^T dA V),
+  gA = U diag(g) V^T. These hold while the singular values are distinct and nonzero (U and V
+  are then smooth up to the sign of each pair of columns, which the rules keep fixed).
 """
 from __future__ import annotations
 
@@ -278,3 +284,127 @@ def _cholesky_jvp(t, ans, a):
 cholesky.vjp = (_cholesky_vjp,)
 cholesky.jvp = (_cholesky_jvp,)
 
+
+
+# --- singular value decomposition ---------------------------------------------------------
+def _svd_impl(a, full_matrices):
+    xp = xp_of(a)
+    u, s, vh = _linalg_call("Svd", lambda m: xp.linalg.svd(m, full_matrices=full_matrices), a)
+    return s, u, xp.swapaxes(vh, -1, -2)  # MindSpore's order and V itself, not V^T
+
+
+# (s, u, v) with a = u diag(s) v^T, batched over leading dimensions
+svd = Primitive("Svd", _svd_impl, multiple_results=True)
+
+
+def _row(s):
+    """(..., k) as (..., 1, k): multiplying a matrix by it scales its columns."""
+    shape = S.shape_of(s)
+    return S.reshape(s, shape=shape[:-1] + (1, shape[-1]))
+
+
+def _col(s):
+    """(..., k) as (..., k, 1): multiplying a matrix by it scales its rows."""
+    return S.reshape(s, shape=S.shape_of(s) + (1,))
+
+
+def _inverse_gaps(s):
+    """F_ij = 1 / (s_j^2 - s_i^2) off the diagonal, 0 on it; written in s (1 is added to the
+    zero diagonal before dividing and taken off after), so that it is differentiable too."""
+    eye = _eye(S.shape_of(s)[-1], S.dtype_of(s), s)
+    sq = A.mul(s, s)
+    return A.sub(A.div(1.0, A.add(A.sub(_row(sq), _col(sq)), eye)), eye)
+
+
+def _thin_only(a, full_matrices):
+    m, n = S.shape_of(a)[-2:]
+    if full_matrices and m != n:
+        raise ValueError(f"For 'svd', derivatives with full_matrices=True need square "
+                         f"matrices (the extra columns of U or V are not unique), but got "
+                         f"shape {list(S.shape_of(a))}.")
+    return m, n
+
+
+def _svd_jvp(primals, tangents, full_matrices):
+    a, da = primals[0], tangents[0]
+    m, n = _thin_only(a, full_matrices)
+    s, u, v = out = svd(a, full_matrices=full_matrices)
+    ut = swap_last(u)
+    dp = matmul(matmul(ut, da), v)
+    dpt = swap_last(dp)
+    eye = _eye(S.shape_of(s)[-1], S.dtype_of(s), s)
+    ds = R.reduce_sum(A.mul(dp, eye), axis=(len(S.shape_of(dp)) - 1,), keepdims=False)
+    f = _inverse_gaps(s)
+    sr, sc = _row(s), _col(s)
+    du = matmul(u, A.mul(f, A.add(A.mul(dp, sr), A.mul(sc, dpt))))
+    dv = matmul(v, A.mul(f, A.add(A.mul(sc, dp), A.mul(dpt, sr))))
+    if m > n:  # the part of dA V outside the span of U
+        dav = matmul(da, v)
+        du = A.add(du, A.div(A.sub(dav, matmul(u, matmul(ut, dav))), sr))
+    elif n > m:
+        datu = matmul(swap_last(da), u)
+        dv = A.add(dv, A.div(A.sub(datu, matmul(v, matmul(swap_last(v), datu))), sr))
+    return out, (ds, du, dv)
+
+
+def _svd_vjp(g, ans, a, full_matrices):
+    m, n = _thin_only(a, full_matrices)
+    gs, gu, gv = g
+    s, u, v = ans
+    ut, vt = swap_last(u), swap_last(v)
+    f = _inverse_gaps(s)
+    utgu, vtgv = matmul(ut, gu), matmul(vt, gv)
+    eye = _eye(S.shape_of(s)[-1], S.dtype_of(s), s)
+    # the cotangent of dP = U^T dA V: F o skew(U^T gU) S + S F o skew(V^T gV) + diag(gs)
+    inner = A.add(A.mul(A.mul(f, A.sub(utgu, swap_last(utgu))), _row(s)),
+                  A.mul(_col(s), A.mul(f, A.sub(vtgv, swap_last(vtgv)))))
+    inner = A.add(inner, A.mul(_row(gs), eye))
+    if m > n:
+        left = A.add(matmul(u, inner), A.div(A.sub(gu, matmul(u, utgu)), _row(s)))
+        return [matmul(left, vt)]
+    if n > m:
+        right = A.add(matmul(inner, vt), swap_last(A.div(A.sub(gv, matmul(v, vtgv)), _row(s))))
+        return [matmul(u, right)]
+    return [matmul(matmul(u, inner), vt)]
+
+
+svd.jvp_all = _svd_jvp
+svd.vjp_all = _svd_vjp
+
+
+def _svdvals_impl(a):
+    xp = xp_of(a)
+    return _linalg_call("SvdVals", lambda m: xp.linalg.svd(m, compute_uv=False), a)
+
+
+# the singular values alone (no U, V in the forward pass); the rules get U and V from svd,
+# whose own rules then give the higher derivatives
+svdvals = Primitive("SvdVals", _svdvals_impl)
+
+
+def _svdvals_vjp(g, ans, a):
+    _, u, v = svd(a, full_matrices=False)
+    return matmul(A.mul(u, _row(g)), swap_last(v))
+
+
+def _svdvals_jvp(t, ans, a):
+    _, u, v = svd(a, full_matrices=False)
+    # diag(U^T dA V)_i = sum_j (U^T dA)_ij (V^T)_ij
+    prod = A.mul(matmul(swap_last(u), t), swap_last(v))
+    return R.reduce_sum(prod, axis=(len(S.shape_of(prod)) - 1,), keepdims=False)
+
+
+svdvals.vjp = (_svdvals_vjp,)
+svdvals.jvp = (_svdvals_jvp,)
+
+
+# --- batching: these primitives act on the last two axes, batched over the leading ones ----
+from . import batch_rules as B  # noqa: E402
+
+
+def _batch_leading(prim):
+    return lambda args, dims, **params: (prim(B.to_front(args[0], dims[0]), **params), 0)
+
+
+svd.batch = _batch_leading(svd)
+svdvals.batch = _batch_leading(svdvals)

@@ -104,11 +104,12 @@ def _norm_impl(x, axis, keepdims):
 
 
 reduce_norm = Primitive("ReduceNorm", _norm_impl)
-# d |x| / dx = x / |x| (NaN at 0, as sqrt(sum(x * x)) gives)
+# d |x| / dx = x / |x|, and 0 at the zero vector (the subgradient MindSpore and PyTorch take):
+# div_no_nan costs one comparison more than the division, over the reduced shape only
 reduce_norm.vjp = (lambda g, ans, x, axis, keepdims:
-                   A.mul(x, R.broadcastable(A.div(g, ans), x, axis, keepdims)),)
+                   A.mul(x, R.broadcastable(A.div_no_nan(g, ans), x, axis, keepdims)),)
 reduce_norm.jvp = (lambda t, ans, x, axis, keepdims:
-                   A.div(R.reduce_sum(A.mul(t, x), axis=axis, keepdims=keepdims), ans),)
+                   A.div_no_nan(R.reduce_sum(A.mul(t, x), axis=axis, keepdims=keepdims), ans),)
 
 
 def _norm_composite(x, axis, keepdims):
