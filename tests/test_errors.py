@@ -2,6 +2,8 @@
 tensors, Parameters and the transformation machinery as they were."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -319,3 +321,69 @@ def test_error_inside_graph_trace_leaves_cell_usable(world) -> None:
             p(f32([100.0, 2.0]))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+# --- index and label values -----------------------------------------------------------------
+class Apply(nn.Cell):
+    """Calls ``fn(ids)`` inside construct (compiled in GRAPH mode)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def construct(self, ids):
+        return self.fn(ids)
+
+
+def i32(v) -> Tensor:
+    return Tensor(np.array(v, np.int32))
+
+
+LOGITS_NP = (np.arange(12).reshape(4, 3) / 10).astype(np.float32)
+LOGITS = Tensor(LOGITS_NP.copy())
+CLASSES = r"each value of 'labels' must be in \[0, 3\) \(3 classes\)"
+IGNORED = CLASSES + r" or equal to ignore_index -100"
+VOCAB = r"For 'Embedding', each value of the input ids must be in \[0, 5\) \(vocab_size 5\)"
+
+
+@pytest.mark.parametrize("make,good,bad,err,pattern", [
+    (lambda: functools.partial(nn.SoftmaxCrossEntropyWithLogits(sparse=True), LOGITS),
+     [0, 1, 2, 1], [([0, 3, 1, 2], 3), ([0, 1, -1, 2], -1)], ValueError,
+     "For 'SoftmaxCrossEntropyWithLogits', " + CLASSES),
+    (lambda: functools.partial(nn.NLLLoss(), LOGITS), [0, 1, 2, 1],
+     [([0, 5, 1, 2], 5), ([0, -2, 1, 2], -2)], ValueError, "For 'NLLLoss', " + IGNORED),
+    (lambda: functools.partial(nn.CrossEntropyLoss(), LOGITS), [0, 1, 2, 1],
+     [([0, 5, 1, 2], 5), ([0, -2, 1, 2], -2)], ValueError, "For 'CrossEntropyLoss', " + IGNORED),
+    (lambda: nn.Embedding(5, 2), [0, 4], [([-1, 0], -1), ([0, 5], 5)], ValueError, VOCAB),
+    (lambda: nn.Embedding(5, 2, use_one_hot=True), [0, 4], [([-1, 0], -1), ([0, 5], 5)],
+     ValueError, VOCAB),
+], ids=["SoftmaxCrossEntropyWithLogits", "NLLLoss", "CrossEntropyLoss", "Embedding",
+        "Embedding-one-hot"])
+def test_index_values_out_of_range(mode, make, good, bad, err, pattern) -> None:
+    cell = Apply(make())
+    expected = cell(i32(good)).asnumpy()
+    for ids, value in bad:  # in GRAPH mode the compiled function checks these
+        with pytest.raises(err, match=rf"{pattern}, but got {value}\.$"):
+            cell(i32(ids))
+    np.testing.assert_array_equal(cell(i32(good)).asnumpy(), expected)
+    np.testing.assert_array_equal(LOGITS.asnumpy(), LOGITS_NP)
+
+
+def test_ignored_label_is_not_an_error(mode) -> None:
+    for loss, labels, counted in [(nn.NLLLoss(), [0, -100, 2, 1], [0, 2, 3]),
+                                  (nn.NLLLoss(ignore_index=7), [0, 7, 2, 1], [0, 2, 3]),
+                                  (nn.CrossEntropyLoss(ignore_index=1), [0, 1, 2, 1], [0, 2])]:
+        logp = LOGITS_NP
+        if isinstance(loss, nn.CrossEntropyLoss):
+            logp = logp - np.log(np.exp(logp).sum(1, keepdims=True))
+        want = -np.mean([logp[i, labels[i]] for i in counted])
+        got = Apply(functools.partial(loss, LOGITS))(i32(labels)).asnumpy()
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_label_check_sees_every_vmap_element() -> None:
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True)
+    logits = f32(np.zeros((2, 4, 3)))
+    with pytest.raises(ValueError, match="'labels'.*but got 3"):
+        ops.vmap(loss)(logits, i32([[0, 1, 2, 1], [0, 1, 2, 3]]))
+    assert ops.vmap(loss)(logits, i32([[0, 1, 2, 1], [0, 1, 2, 2]])).shape == (2, 4)
