@@ -341,6 +341,7 @@ def i32(v) -> Tensor:
 
 LOGITS_NP = (np.arange(12).reshape(4, 3) / 10).astype(np.float32)
 LOGITS = Tensor(LOGITS_NP.copy())
+X23 = f32(np.arange(6).reshape(2, 3))
 CLASSES = r"each value of 'labels' must be in \[0, 3\) \(3 classes\)"
 IGNORED = CLASSES + r" or equal to ignore_index -100"
 VOCAB = r"For 'Embedding', each value of the input ids must be in \[0, 5\) \(vocab_size 5\)"
@@ -357,8 +358,14 @@ VOCAB = r"For 'Embedding', each value of the input ids must be in \[0, 5\) \(voc
     (lambda: nn.Embedding(5, 2), [0, 4], [([-1, 0], -1), ([0, 5], 5)], ValueError, VOCAB),
     (lambda: nn.Embedding(5, 2, use_one_hot=True), [0, 4], [([-1, 0], -1), ([0, 5], 5)],
      ValueError, VOCAB),
+    (lambda: lambda i: ops.gather(X23, i, 1), [0, -3], [([0, 3], 3), ([-4, 0], -4)], IndexError,
+     r"For 'gather', each value of 'input_indices' must be in \[-3, 3\) \(axis 1 of an input "
+     r"of shape \[2, 3\]\)"),
+    (lambda: lambda i: ops.index_select(X23, 1, i), [0, 2], [([0, 3], 3), ([-1, 0], -1)],
+     IndexError, r"For 'index_select', each value of 'index' must be in \[0, 3\) \(axis 1 of an "
+     r"input of shape \[2, 3\]\)"),
 ], ids=["SoftmaxCrossEntropyWithLogits", "NLLLoss", "CrossEntropyLoss", "Embedding",
-        "Embedding-one-hot"])
+        "Embedding-one-hot", "gather", "index_select"])
 def test_index_values_out_of_range(mode, make, good, bad, err, pattern) -> None:
     cell = Apply(make())
     expected = cell(i32(good)).asnumpy()

@@ -537,7 +537,21 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     if idx.dtype.np_dtype.kind not in "iu":
         raise TypeError(f"For 'gather', 'input_indices' must be an integer Tensor, but got "
                         f"{idx.dtype}.")
-    return getitem(x, (slice(None),) * a + (idx,))
+    index = (slice(None),) * a + (S.ArraySlot(0),)
+    if IX.is_eager(idx):
+        try:  # NumPy's own bounds check finds a bad index at no cost
+            return S.getitem(x, idx, index=index)
+        except IndexError:
+            _gather_indices(x, idx, a)  # raises the clear message
+            raise
+    return S.getitem(x, _gather_indices(x, idx, a), index=index)
+
+
+def _gather_indices(x: Tensor, idx: Tensor, axis: int) -> Tensor:
+    n = x.shape[axis]
+    return IX.checked_indices(idx, n, "gather", "each value of 'input_indices'", lo=-n,
+                              what=f" (axis {axis} of an input of shape {list(x.shape)})",
+                              error=IndexError)
 
 
 def _int_tensor(x: Any, op: str, arg: str) -> Tensor:
@@ -555,12 +569,9 @@ def index_select(input: Any, axis: int, index: Any) -> Tensor:
     if idx.ndim != 1:
         raise ValueError(f"For 'index_select', 'index' must be 1-D, but got shape "
                          f"{list(idx.shape)}.")
-    data = idx._data  # concrete even while tracing (indices carry no gradient)
-    n = x.shape[a]
-    if data.size and (int(data.min()) < 0 or int(data.max()) >= n):
-        raise IndexError(f"For 'index_select', 'index' values must be in [0, {n}) for axis "
-                         f"{a} of an input of shape {list(x.shape)}, but got "
-                         f"[{int(data.min())}, {int(data.max())}].")
+    idx = IX.checked_indices(idx, x.shape[a], "index_select", "each value of 'index'",
+                             what=f" (axis {a} of an input of shape {list(x.shape)})",
+                             error=IndexError)
     return S.getitem(x, idx, index=(slice(None),) * a + (S.ArraySlot(0),))
 
 
