@@ -394,3 +394,19 @@ def test_label_check_sees_every_vmap_element() -> None:
     with pytest.raises(ValueError, match="'labels'.*but got 3"):
         ops.vmap(loss)(logits, i32([[0, 1, 2, 1], [0, 1, 2, 3]]))
     assert ops.vmap(loss)(logits, i32([[0, 1, 2, 1], [0, 1, 2, 2]])).shape == (2, 4)
+
+
+# --- other arguments ------------------------------------------------------------------------
+@pytest.mark.parametrize("fn,err,pattern", [
+    (lambda x: ops.tile(x, (-1, 1)), ValueError, r"^For 'tile', each element of 'dims' must be "
+     r">= 0, but got \(-1, 1\)\.$"),
+    (lambda x: ops.tile(x, (1.5, 1)), TypeError, r"^For 'tile', 'dims' must be a tuple of ints, "
+     r"but got \(1\.5, 1\)\.$"),
+    (lambda x: ops.tile(x, 2), TypeError, r"'tile', 'dims'.*got 2"),
+    (lambda x: x.tile((True, 1)), TypeError, r"'tile', 'dims'"),
+], ids=["tile-negative", "tile-float", "tile-int", "tile-bool"])
+def test_bad_argument(fn, err, pattern) -> None:
+    x = f32(np.arange(6).reshape(2, 3))
+    with pytest.raises(err, match=pattern):
+        fn(x)
+    np.testing.assert_array_equal(x.asnumpy(), np.arange(6).reshape(2, 3))

@@ -419,10 +419,16 @@ def flatten(x: Any, start_dim: int = 1, end_dim: int = -1) -> Tensor:
     return reshape(x, new)
 
 
-def tile(x: Any, multiples: Sequence[int]) -> Tensor:
-    """Repeat ``x`` along each axis, built from broadcast_to and reshape."""
-    x = _tensor(x, "tile")
-    reps = tuple(multiples)
+def tile(input: Any, dims: Sequence[int]) -> Tensor:
+    """Repeat ``input`` ``dims[i]`` times along axis ``i``, built from broadcast_to and
+    reshape."""
+    x = _tensor(input, "tile", "input")
+    if not isinstance(dims, (tuple, list)) or builtins.any(
+            isinstance(d, bool) or not isinstance(d, (int, np.integer)) for d in dims):
+        raise TypeError(f"For 'tile', 'dims' must be a tuple of ints, but got {dims!r}.")
+    if builtins.any(d < 0 for d in dims):
+        raise ValueError(f"For 'tile', each element of 'dims' must be >= 0, but got {dims!r}.")
+    reps = tuple(int(d) for d in dims)
     if len(reps) < x.ndim:
         reps = (1,) * (x.ndim - len(reps)) + reps
     xs = (1,) * (len(reps) - x.ndim) + x.shape
