@@ -306,6 +306,16 @@ def test_set_data_wrong_shape_keeps_value(mode) -> None:
     np.testing.assert_array_equal(net(f32([1.0]), f32([1.0])).asnumpy(), [5.0])
 
 
+def test_scalar_conversion_of_a_larger_tensor_in_graph_mode(mode) -> None:
+    class Scale(nn.Cell):
+        def construct(self, x):
+            return x * float(x)
+
+    with pytest.raises(ValueError, match=r"'float'.*one element.*shape \[2, 3\]"):
+        Scale()(f32(np.ones((2, 3))))
+    np.testing.assert_array_equal(Scale()(f32([3.0])).asnumpy(), [9.0])
+
+
 def test_error_inside_graph_trace_leaves_cell_usable(world) -> None:
     net, x, y = world
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -409,7 +419,24 @@ def test_label_check_sees_every_vmap_element() -> None:
      r"but got \(1\.5, 1\)\.$"),
     (lambda x: ops.tile(x, 2), TypeError, r"'tile', 'dims'.*got 2"),
     (lambda x: x.tile((True, 1)), TypeError, r"'tile', 'dims'"),
-], ids=["tile-negative", "tile-float", "tile-int", "tile-bool"])
+    (lambda x: ops.leaky_relu(x, "a"), TypeError,
+     r"^For 'leaky_relu', 'alpha' must be a number, but got str\.$"),
+    (lambda x: ops.elu(x, None), TypeError, r"'elu', 'alpha' must be a number.*NoneType"),
+    (lambda x: nn.ELU("a"), TypeError, r"'ELU', 'alpha' must be a number"),
+    (lambda x: x.astype("nope"), TypeError, r"^For 'cast', 'dtype' must be a mindspore dtype.*"
+     r"but got 'nope'\.$"),
+    (lambda x: Tensor([1.0], dtype="nope"), TypeError, r"'Tensor', 'dtype'.*'nope'"),
+    (lambda x: float(x), ValueError, r"^For 'float', only a Tensor with one element can be "
+     r"converted to a Python scalar, but got a Tensor of shape \[2, 3\]\.$"),
+    (lambda x: int(x), ValueError, r"'int'.*one element.*\[2, 3\]"),
+    (lambda x: x.item(), ValueError, r"'Tensor.item'.*one element.*\[2, 3\]"),
+    (lambda x: ops.linearize(ops.sin, x)[1](f32(np.ones((2, 2)))), ValueError,
+     r"^For 'linearize', v\[0\] has shape \[2, 2\] but input 0 has shape \[2, 3\]\.$"),
+    (lambda x: ops.linearize(ops.sin, x)[1](f32(np.ones(3))), ValueError,
+     r"'linearize', v\[0\] has shape \[3\]"),
+], ids=["tile-negative", "tile-float", "tile-int", "tile-bool", "leaky_relu-alpha", "elu-alpha",
+        "ELU-alpha", "astype", "Tensor-dtype", "float", "int", "item", "linearize-shape",
+        "linearize-broadcastable"])
 def test_bad_argument(fn, err, pattern) -> None:
     x = f32(np.arange(6).reshape(2, 3))
     with pytest.raises(err, match=pattern):

@@ -144,14 +144,22 @@ softplus = _unary(U.softplus, "softplus")
 relu6 = _unary(U.relu6, "relu6")
 
 
+def _float_param(v: Any, op: str, arg: str) -> float:
+    """A number parameter of an op (not a tensor operand) as a float."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"For '{op}', '{arg}' must be a number, but got {type(v).__name__}.")
+    return float(v)
+
+
 def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
     """x where x > 0, alpha * x elsewhere."""
-    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=float(alpha))
+    alpha = _float_param(alpha, "leaky_relu", "alpha")
+    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=alpha)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """x where x > 0, alpha * (e^x - 1) elsewhere."""
-    return U.elu(_tensor(x, "elu"), alpha=float(alpha))
+    return U.elu(_tensor(x, "elu"), alpha=_float_param(alpha, "elu", "alpha"))
 
 
 def gelu(x: Any, approximate: str = "none") -> Tensor:
@@ -217,7 +225,7 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
 # --- dtype and constants ---------------------------------------------------------------------
 def cast(x: Any, dtype: Any) -> Tensor:
     """Convert ``x`` to ``dtype`` (a mindspore dtype, NumPy dtype or Python type)."""
-    return S.cast(_tensor(x, "cast"), dtype=mstype.to_numpy(dtype))
+    return S.cast(_tensor(x, "cast"), dtype=mstype.to_numpy(dtype, "cast"))
 
 
 def dtype(x: Tensor) -> mstype.DType:
@@ -248,7 +256,7 @@ def _shape_arg(shape: Any, op: str) -> tuple:
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
-    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type))
+    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type, "fill"))
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
@@ -267,7 +275,7 @@ def ones(shape: Any, dtype: Any = None) -> Tensor:
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
-    return Tensor(np.eye(n, m, dtype=mstype.to_numpy(dtype or mstype.float32)))
+    return Tensor(np.eye(n, m, dtype=mstype.to_numpy(dtype or mstype.float32, "eye")))
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
