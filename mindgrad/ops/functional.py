@@ -319,7 +319,13 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
     if axis is None or (isinstance(axis, (tuple, list)) and len(axis) == 0):
         return None
     if isinstance(axis, (tuple, list)):
-        out = tuple(sorted({_axis(a, ndim, op) for a in axis}))
+        axes = [_axis(a, ndim, op) for a in axis]
+        out = tuple(sorted(set(axes)))
+        if len(out) != len(axes):
+            dup = next(a for a in out if axes.count(a) > 1)
+            raise ValueError(f"For '{op}', 'axis' must not repeat an axis, but got "
+                             f"{tuple(axis)}: axis {dup} of a tensor of rank {ndim} appears "
+                             f"{axes.count(dup)} times.")
     else:
         out = (_axis(axis, ndim, op),)
     return out
@@ -978,6 +984,9 @@ def outer(x: Any, y: Any) -> Tensor:
     """``x[i] * y[j]``, as a product of a column and a row: the backward pass is then two
     matrix-vector products (BLAS) instead of a full-size multiply and a reduction each."""
     x, y = _tensor(x, "outer", "x"), _tensor(y, "outer", "y")
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"For 'outer', 'x' and 'y' must be 1-D, but got shapes "
+                         f"{list(x.shape)} and {list(y.shape)}.")
     return L.matmul(S.reshape(x, shape=(x.size, 1)), S.reshape(y, shape=(1, y.size)))
 
 
