@@ -2,6 +2,8 @@
 tensors, Parameters and the transformation machinery as they were."""
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pytest
 
@@ -247,6 +249,11 @@ def test_shape_errors_name_op_and_shapes() -> None:
         (lambda: ops.select(a > 0, a, b), ValueError, r"'Select'.*\[2, 3\].*\[2, 2\]"),
         (lambda: ops.select(a, a, a), TypeError, "'cond' must be a bool Tensor"),
         (lambda: a[5], IndexError, r"'getitem'.*5.*\[2, 3\]"),
+        (lambda: a[::0], ValueError,
+         r"For 'getitem', index slice\(None, None, 0\) .*\[2, 3\]: slice step cannot be zero"),
+        (lambda: a[:, Tensor(np.array([0, 5]))], IndexError,
+         r"'getitem', index \(slice\(None, None, None\), <int64 tensor of shape \[2\]>\) is "
+         r"out of range for a tensor of shape \[2, 3\]: index 5"),
         (lambda: ops.transpose(a, (0, 0)), ValueError, r"'transpose'.*\(0, 0\).*\[2, 3\]"),
         (lambda: ops.add(a, "x"), TypeError, "For 'add', 'y' must be a Tensor or a number"),
     ]
@@ -266,6 +273,11 @@ def test_shape_errors_name_op_and_shapes() -> None:
     (lambda x: ops.cumsum(x, 2), ValueError, r"'cumsum'.*2"),
     (lambda x: ops.softmax(x, 3), ValueError, r"3"),
     (lambda x: ops.split(x, 1, 2), ValueError, r"'split'.*2"),
+    (lambda x: ops.sum(x, (0, 0)), ValueError, r"^For 'reduce_sum', 'axis' must not repeat an "
+     r"axis, but got \(0, 0\): axis 0 of a tensor of rank 2 appears 2 times\.$"),
+    (lambda x: ops.reduce_mean(x, (1, -1)), ValueError, r"'reduce_mean'.*\(1, -1\).*axis 1"),
+    (lambda x: ops.outer(x, x[0]), ValueError,
+     r"^For 'outer', 'x' and 'y' must be 1-D, but got shapes \[2, 3\] and \[3\]\.$"),
 ])
 def test_bad_axis(fn, err, pattern) -> None:
     x = Tensor(np.ones((2, 3)))
@@ -299,6 +311,16 @@ def test_set_data_wrong_shape_keeps_value(mode) -> None:
     np.testing.assert_array_equal(net(f32([1.0]), f32([1.0])).asnumpy(), [5.0])
 
 
+def test_scalar_conversion_of_a_larger_tensor_in_graph_mode(mode) -> None:
+    class Scale(nn.Cell):
+        def construct(self, x):
+            return x * float(x)
+
+    with pytest.raises(ValueError, match=r"'float'.*one element.*shape \[2, 3\]"):
+        Scale()(f32(np.ones((2, 3))))
+    np.testing.assert_array_equal(Scale()(f32([3.0])).asnumpy(), [9.0])
+
+
 def test_error_inside_graph_trace_leaves_cell_usable(world) -> None:
     net, x, y = world
     ms.set_context(mode=ms.GRAPH_MODE)
@@ -319,3 +341,109 @@ def test_error_inside_graph_trace_leaves_cell_usable(world) -> None:
             p(f32([100.0, 2.0]))
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+# --- index and label values -----------------------------------------------------------------
+class Apply(nn.Cell):
+    """Calls ``fn(ids)`` inside construct (compiled in GRAPH mode)."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def construct(self, ids):
+        return self.fn(ids)
+
+
+def i32(v) -> Tensor:
+    return Tensor(np.array(v, np.int32))
+
+
+LOGITS_NP = (np.arange(12).reshape(4, 3) / 10).astype(np.float32)
+LOGITS = Tensor(LOGITS_NP.copy())
+X23 = f32(np.arange(6).reshape(2, 3))
+CLASSES = r"each value of 'labels' must be in \[0, 3\) \(3 classes\)"
+IGNORED = CLASSES + r" or equal to ignore_index -100"
+VOCAB = r"For 'Embedding', each value of the input ids must be in \[0, 5\) \(vocab_size 5\)"
+
+
+@pytest.mark.parametrize("make,good,bad,err,pattern", [
+    (lambda: functools.partial(nn.SoftmaxCrossEntropyWithLogits(sparse=True), LOGITS),
+     [0, 1, 2, 1], [([0, 3, 1, 2], 3), ([0, 1, -1, 2], -1)], ValueError,
+     "For 'SoftmaxCrossEntropyWithLogits', " + CLASSES),
+    (lambda: functools.partial(nn.NLLLoss(), LOGITS), [0, 1, 2, 1],
+     [([0, 5, 1, 2], 5), ([0, -2, 1, 2], -2)], ValueError, "For 'NLLLoss', " + IGNORED),
+    (lambda: functools.partial(nn.CrossEntropyLoss(), LOGITS), [0, 1, 2, 1],
+     [([0, 5, 1, 2], 5), ([0, -2, 1, 2], -2)], ValueError, "For 'CrossEntropyLoss', " + IGNORED),
+    (lambda: nn.Embedding(5, 2), [0, 4], [([-1, 0], -1), ([0, 5], 5)], ValueError, VOCAB),
+    (lambda: nn.Embedding(5, 2, use_one_hot=True), [0, 4], [([-1, 0], -1), ([0, 5], 5)],
+     ValueError, VOCAB),
+    (lambda: lambda i: ops.gather(X23, i, 1), [0, -3], [([0, 3], 3), ([-4, 0], -4)], IndexError,
+     r"For 'gather', each value of 'input_indices' must be in \[-3, 3\) \(axis 1 of an input "
+     r"of shape \[2, 3\]\)"),
+    (lambda: lambda i: ops.index_select(X23, 1, i), [0, 2], [([0, 3], 3), ([-1, 0], -1)],
+     IndexError, r"For 'index_select', each value of 'index' must be in \[0, 3\) \(axis 1 of an "
+     r"input of shape \[2, 3\]\)"),
+], ids=["SoftmaxCrossEntropyWithLogits", "NLLLoss", "CrossEntropyLoss", "Embedding",
+        "Embedding-one-hot", "gather", "index_select"])
+def test_index_values_out_of_range(mode, make, good, bad, err, pattern) -> None:
+    cell = Apply(make())
+    expected = cell(i32(good)).asnumpy()
+    for ids, value in bad:  # in GRAPH mode the compiled function checks these
+        with pytest.raises(err, match=rf"{pattern}, but got {value}\.$"):
+            cell(i32(ids))
+    np.testing.assert_array_equal(cell(i32(good)).asnumpy(), expected)
+    np.testing.assert_array_equal(LOGITS.asnumpy(), LOGITS_NP)
+
+
+def test_ignored_label_is_not_an_error(mode) -> None:
+    for loss, labels, counted in [(nn.NLLLoss(), [0, -100, 2, 1], [0, 2, 3]),
+                                  (nn.NLLLoss(ignore_index=7), [0, 7, 2, 1], [0, 2, 3]),
+                                  (nn.CrossEntropyLoss(ignore_index=1), [0, 1, 2, 1], [0, 2])]:
+        logp = LOGITS_NP
+        if isinstance(loss, nn.CrossEntropyLoss):
+            logp = logp - np.log(np.exp(logp).sum(1, keepdims=True))
+        want = -np.mean([logp[i, labels[i]] for i in counted])
+        got = Apply(functools.partial(loss, LOGITS))(i32(labels)).asnumpy()
+        np.testing.assert_allclose(got, want, rtol=1e-6)
+
+
+def test_label_check_sees_every_vmap_element() -> None:
+    loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True)
+    logits = f32(np.zeros((2, 4, 3)))
+    with pytest.raises(ValueError, match="'labels'.*but got 3"):
+        ops.vmap(loss)(logits, i32([[0, 1, 2, 1], [0, 1, 2, 3]]))
+    assert ops.vmap(loss)(logits, i32([[0, 1, 2, 1], [0, 1, 2, 2]])).shape == (2, 4)
+
+
+# --- other arguments ------------------------------------------------------------------------
+@pytest.mark.parametrize("fn,err,pattern", [
+    (lambda x: ops.tile(x, (-1, 1)), ValueError, r"^For 'tile', each element of 'dims' must be "
+     r">= 0, but got \(-1, 1\)\.$"),
+    (lambda x: ops.tile(x, (1.5, 1)), TypeError, r"^For 'tile', 'dims' must be a tuple of ints, "
+     r"but got \(1\.5, 1\)\.$"),
+    (lambda x: ops.tile(x, 2), TypeError, r"'tile', 'dims'.*got 2"),
+    (lambda x: x.tile((True, 1)), TypeError, r"'tile', 'dims'"),
+    (lambda x: ops.leaky_relu(x, "a"), TypeError,
+     r"^For 'leaky_relu', 'alpha' must be a number, but got str\.$"),
+    (lambda x: ops.elu(x, None), TypeError, r"'elu', 'alpha' must be a number.*NoneType"),
+    (lambda x: nn.ELU("a"), TypeError, r"'ELU', 'alpha' must be a number"),
+    (lambda x: x.astype("nope"), TypeError, r"^For 'cast', 'dtype' must be a mindspore dtype.*"
+     r"but got 'nope'\.$"),
+    (lambda x: Tensor([1.0], dtype="nope"), TypeError, r"'Tensor', 'dtype'.*'nope'"),
+    (lambda x: float(x), ValueError, r"^For 'float', only a Tensor with one element can be "
+     r"converted to a Python scalar, but got a Tensor of shape \[2, 3\]\.$"),
+    (lambda x: int(x), ValueError, r"'int'.*one element.*\[2, 3\]"),
+    (lambda x: x.item(), ValueError, r"'Tensor.item'.*one element.*\[2, 3\]"),
+    (lambda x: ops.linearize(ops.sin, x)[1](f32(np.ones((2, 2)))), ValueError,
+     r"^For 'linearize', v\[0\] has shape \[2, 2\] but input 0 has shape \[2, 3\]\.$"),
+    (lambda x: ops.linearize(ops.sin, x)[1](f32(np.ones(3))), ValueError,
+     r"'linearize', v\[0\] has shape \[3\]"),
+], ids=["tile-negative", "tile-float", "tile-int", "tile-bool", "leaky_relu-alpha", "elu-alpha",
+        "ELU-alpha", "astype", "Tensor-dtype", "float", "int", "item", "linearize-shape",
+        "linearize-broadcastable"])
+def test_bad_argument(fn, err, pattern) -> None:
+    x = f32(np.arange(6).reshape(2, 3))
+    with pytest.raises(err, match=pattern):
+        fn(x)
+    np.testing.assert_array_equal(x.asnumpy(), np.arange(6).reshape(2, 3))

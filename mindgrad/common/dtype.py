@@ -67,8 +67,9 @@ def from_numpy(np_dtype) -> DType:
         raise TypeError(f"mindgrad has no dtype for NumPy type {np.dtype(np_dtype)}") from None
 
 
-def to_numpy(dtype) -> np.dtype:
-    """Accept a DType, a NumPy dtype, a Python type or a string and return the NumPy dtype."""
+def to_numpy(dtype, op: str | None = None) -> np.dtype:
+    """Accept a DType, a NumPy dtype, a Python type or a string and return the NumPy dtype;
+    anything else is a TypeError of ``op``."""
     if isinstance(dtype, DType):
         return dtype.np_dtype
     if dtype is float:
@@ -77,7 +78,12 @@ def to_numpy(dtype) -> np.dtype:
         return np.dtype(np.int64)
     if dtype is bool:
         return np.dtype(np.bool_)
-    return np.dtype(dtype)
+    try:
+        return np.dtype(dtype)
+    except TypeError:
+        where = f"For '{op}', " if op else ""
+        raise TypeError(f"{where}'dtype' must be a mindspore dtype (such as mindspore.float32), "
+                        f"a NumPy dtype or a Python type, but got {dtype!r}.") from None
 
 
 def dtype_to_nptype(dtype: DType):

@@ -26,6 +26,14 @@ def _fast(t: "Tensor", o: Any) -> bool:
     return type(o) is int or isinstance(o, Tensor)
 
 
+def one_element(arr: Any, op: str) -> Any:
+    """The value of a one-element array as a Python scalar."""
+    if arr.size != 1:
+        raise ValueError(f"For '{op}', only a Tensor with one element can be converted to a "
+                         f"Python scalar, but got a Tensor of shape {list(arr.shape)}.")
+    return arr.item()
+
+
 def _default_array(data: Any, xp) -> Any:
     """MindSpore's dtype defaults: Python floats become float32, ints int64, bools bool."""
     if isinstance(data, (np.ndarray, np.generic)):
@@ -57,7 +65,7 @@ class Tensor:
         if input_data is None:
             if shape is None:
                 raise ValueError("For 'Tensor', input_data and shape can not both be None.")
-            np_dtype = mstype.to_numpy(dtype) if dtype is not None else np.float32
+            np_dtype = mstype.to_numpy(dtype, "Tensor") if dtype is not None else np.float32
             arr = xp.zeros(tuple(shape) if not isinstance(shape, int) else (shape,), np_dtype)
             if init is not None and hasattr(init, "_fill"):
                 arr = xp.asarray(init._fill(arr.shape, np_dtype))
@@ -66,7 +74,7 @@ class Tensor:
         else:
             arr = _default_array(input_data, xp)
         if dtype is not None:
-            np_dtype = mstype.to_numpy(dtype)
+            np_dtype = mstype.to_numpy(dtype, "Tensor")
             if arr.dtype != np_dtype:
                 arr = arr.astype(np_dtype)
         self._data = arr
@@ -126,7 +134,7 @@ class Tensor:
 
     def item(self, index: Any = None) -> Any:
         arr = self.asnumpy()
-        return arr.item() if index is None else arr.item(index)
+        return one_element(arr, "Tensor.item") if index is None else arr.item(index)
 
     def tolist(self) -> Any:
         return self.asnumpy().tolist()
@@ -150,10 +158,10 @@ class Tensor:
         return bool(self._data)
 
     def __float__(self) -> float:
-        return float(self._data.item())  # any one-element tensor, as in MindSpore
+        return float(one_element(self._data, "float"))  # any one-element tensor, as in MindSpore
 
     def __int__(self) -> int:
-        return int(self._data.item())
+        return int(one_element(self._data, "int"))
 
     def __index__(self) -> int:
         if self._data.dtype.kind not in "iu":

@@ -132,9 +132,7 @@ class GraphTrace(Trace):
         return t
 
     def guard(self, t: GraphTracer, kind: type) -> Any:
-        # .item(): NumPy only converts 0-d arrays with float()/int(); MindSpore converts any
-        # one-element tensor (bool() of a larger array raises here, as it should).
-        value = kind(t.val.item() if t.val.size == 1 else t.val)
+        value = kind(Tensor._wrap(t.val))  # the conversion (and its errors) of eager mode
         self.eqns.append((GUARD, {"kind": kind, "value": value}, [t.var], []))
         return value
 

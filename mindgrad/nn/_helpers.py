@@ -10,14 +10,20 @@ import numpy as np
 from ..common.tensor import Tensor
 from ..context import array_module
 from ..ops import functional as F
+from ..prims import indexing as IX
 from ..prims import shape as S
 
 
-def one_hot_mask(indices: Tensor, depth: int, axis: int = -1, dtype: Any = np.float32) -> Tensor:
-    """``1`` where the position along the new ``axis`` equals the index, ``0`` elsewhere
-    (indices outside ``[0, depth)`` give an all-zero row); no gradient flows through it."""
+def one_hot_mask(indices: Tensor, depth: int, axis: int, dtype: Any, who: str, arg: str,
+                 what: str = "", ignore: Any = None) -> Tensor:
+    """``1`` where the position along the new ``axis`` equals the index, ``0`` elsewhere; no
+    gradient flows through it. An index outside ``[0, depth)`` is an error of ``who`` naming
+    ``arg`` (see ``checked_indices``), except ``ignore``, which gives an all-zero row."""
     if S.dtype_of(indices).kind not in "iu":
-        raise TypeError(f"The indices must be an integer Tensor, but got {indices.dtype}.")
+        raise TypeError(f"For '{who}', {arg} must be an integer Tensor, but got "
+                        f"{indices.dtype}.")
+    indices = IX.checked_indices(indices, depth, who, f"each value of {arg}", what=what,
+                                 ignore=ignore)
     axis = axis % (indices.ndim + 1)
     on, off = _on_off(np.dtype(dtype), array_module())
     return F.one_hot(indices, depth, on, off, -1 if axis == indices.ndim else axis)

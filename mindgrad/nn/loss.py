@@ -106,7 +106,7 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
             if labels.shape != logits.shape[:-1]:
                 raise ValueError(f"For '{who}' with sparse=True, 'labels' must have shape "
                                  f"{list(logits.shape[:-1])}, but got {list(labels.shape)}.")
-            labels = one_hot_mask(labels, logits.shape[-1], -1, S.dtype_of(logits))
+            labels = _class_mask(labels, logits, -1, who)
         else:
             _same_shape(logits, labels, who)
         return self.get_loss(softmax_cross_entropy(logits, labels))
@@ -183,7 +183,16 @@ def _target_mask(logits: Tensor, labels: Tensor, ignore_index: int, who: str) ->
                          f"(N, ...), but got {list(logits.shape)} and {list(labels.shape)}.")
     dt = S.dtype_of(logits)
     valid = F.cast(F.not_equal(labels, ignore_index), dt)
-    return one_hot_mask(labels, logits.shape[1], 1, dt), valid
+    return _class_mask(labels, logits, 1, who, ignore_index), valid
+
+
+def _class_mask(labels: Tensor, logits: Tensor, axis: int, who: str,
+                ignore_index: Any = None) -> Tensor:
+    """The one-hot of class-index ``labels`` along the class ``axis`` of ``logits``; a label
+    outside the classes (other than ``ignore_index``) is an error."""
+    n_cls = logits.shape[axis]
+    return one_hot_mask(labels, n_cls, axis, S.dtype_of(logits), who, "'labels'",
+                        f" ({n_cls} classes)", ignore_index)
 
 
 def _weighted_reduce(loss: Tensor, weights: Tensor, reduction: str) -> Tensor:

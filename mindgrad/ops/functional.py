@@ -193,14 +193,22 @@ def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
 relu6 = _unary(U.relu6, "relu6")
 
 
+def _float_param(v: Any, op: str, arg: str) -> float:
+    """A number parameter of an op (not a tensor operand) as a float."""
+    if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+        raise TypeError(f"For '{op}', '{arg}' must be a number, but got {type(v).__name__}.")
+    return float(v)
+
+
 def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
     """x where x > 0, alpha * x elsewhere."""
-    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=float(alpha))
+    alpha = _float_param(alpha, "leaky_relu", "alpha")
+    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=alpha)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """x where x > 0, alpha * (e^x - 1) elsewhere."""
-    return U.elu(_tensor(x, "elu"), alpha=float(alpha))
+    return U.elu(_tensor(x, "elu"), alpha=_float_param(alpha, "elu", "alpha"))
 
 
 def gelu(input: Any, approximate: str = "none") -> Tensor:
@@ -308,7 +316,7 @@ def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08,
 # --- dtype and constants ---------------------------------------------------------------------
 def cast(x: Any, dtype: Any) -> Tensor:
     """Convert ``x`` to ``dtype`` (a mindspore dtype, NumPy dtype or Python type)."""
-    return S.cast(_tensor(x, "cast"), dtype=mstype.to_numpy(dtype))
+    return S.cast(_tensor(x, "cast"), dtype=mstype.to_numpy(dtype, "cast"))
 
 
 def dtype(x: Tensor) -> mstype.DType:
@@ -339,7 +347,7 @@ def _shape_arg(shape: Any, op: str) -> tuple:
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
-    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type))
+    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type, "fill"))
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
@@ -358,7 +366,7 @@ def ones(shape: Any, dtype: Any = None) -> Tensor:
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
-    return Tensor(np.eye(n, m, dtype=mstype.to_numpy(dtype or mstype.float32)))
+    return Tensor(np.eye(n, m, dtype=mstype.to_numpy(dtype or mstype.float32, "eye")))
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
@@ -402,7 +410,13 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
     if axis is None or (isinstance(axis, (tuple, list)) and len(axis) == 0):
         return None
     if isinstance(axis, (tuple, list)):
-        out = tuple(sorted({_axis(a, ndim, op) for a in axis}))
+        axes = [_axis(a, ndim, op) for a in axis]
+        out = tuple(sorted(set(axes)))
+        if len(out) != len(axes):
+            dup = next(a for a in out if axes.count(a) > 1)
+            raise ValueError(f"For '{op}', 'axis' must not repeat an axis, but got "
+                             f"{tuple(axis)}: axis {dup} of a tensor of rank {ndim} appears "
+                             f"{axes.count(dup)} times.")
     else:
         out = (_axis(axis, ndim, op),)
     return out
@@ -510,10 +524,16 @@ def flatten(x: Any, start_dim: int = 1, end_dim: int = -1) -> Tensor:
     return reshape(x, new)
 
 
-def tile(x: Any, multiples: Sequence[int]) -> Tensor:
-    """Repeat ``x`` along each axis, built from broadcast_to and reshape."""
-    x = _tensor(x, "tile")
-    reps = tuple(multiples)
+def tile(input: Any, dims: Sequence[int]) -> Tensor:
+    """Repeat ``input`` ``dims[i]`` times along axis ``i``, built from broadcast_to and
+    reshape."""
+    x = _tensor(input, "tile", "input")
+    if not isinstance(dims, (tuple, list)) or builtins.any(
+            isinstance(d, bool) or not isinstance(d, (int, np.integer)) for d in dims):
+        raise TypeError(f"For 'tile', 'dims' must be a tuple of ints, but got {dims!r}.")
+    if builtins.any(d < 0 for d in dims):
+        raise ValueError(f"For 'tile', each element of 'dims' must be >= 0, but got {dims!r}.")
+    reps = tuple(int(d) for d in dims)
     if len(reps) < x.ndim:
         reps = (1,) * (x.ndim - len(reps)) + reps
     xs = (1,) * (len(reps) - x.ndim) + x.shape
@@ -628,7 +648,21 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     if idx.dtype.np_dtype.kind not in "iu":
         raise TypeError(f"For 'gather', 'input_indices' must be an integer Tensor, but got "
                         f"{idx.dtype}.")
-    return getitem(x, (slice(None),) * a + (idx,))
+    index = (slice(None),) * a + (S.ArraySlot(0),)
+    if IX.is_eager(idx):
+        try:  # NumPy's own bounds check finds a bad index at no cost
+            return S.getitem(x, idx, index=index)
+        except IndexError:
+            _gather_indices(x, idx, a)  # raises the clear message
+            raise
+    return S.getitem(x, _gather_indices(x, idx, a), index=index)
+
+
+def _gather_indices(x: Tensor, idx: Tensor, axis: int) -> Tensor:
+    n = x.shape[axis]
+    return IX.checked_indices(idx, n, "gather", "each value of 'input_indices'", lo=-n,
+                              what=f" (axis {axis} of an input of shape {list(x.shape)})",
+                              error=IndexError)
 
 
 def _int_tensor(x: Any, op: str, arg: str) -> Tensor:
@@ -646,12 +680,9 @@ def index_select(input: Any, axis: int, index: Any) -> Tensor:
     if idx.ndim != 1:
         raise ValueError(f"For 'index_select', 'index' must be 1-D, but got shape "
                          f"{list(idx.shape)}.")
-    data = idx._data  # concrete even while tracing (indices carry no gradient)
-    n = x.shape[a]
-    if data.size and (int(data.min()) < 0 or int(data.max()) >= n):
-        raise IndexError(f"For 'index_select', 'index' values must be in [0, {n}) for axis "
-                         f"{a} of an input of shape {list(x.shape)}, but got "
-                         f"[{int(data.min())}, {int(data.max())}].")
+    idx = IX.checked_indices(idx, x.shape[a], "index_select", "each value of 'index'",
+                             what=f" (axis {a} of an input of shape {list(x.shape)})",
+                             error=IndexError)
     return S.getitem(x, idx, index=(slice(None),) * a + (S.ArraySlot(0),))
 
 
@@ -1173,6 +1204,9 @@ def outer(x: Any, y: Any) -> Tensor:
     """``x[i] * y[j]``, as a product of a column and a row: the backward pass is then two
     matrix-vector products (BLAS) instead of a full-size multiply and a reduction each."""
     x, y = _tensor(x, "outer", "x"), _tensor(y, "outer", "y")
+    if x.ndim != 1 or y.ndim != 1:
+        raise ValueError(f"For 'outer', 'x' and 'y' must be 1-D, but got shapes "
+                         f"{list(x.shape)} and {list(y.shape)}.")
     return L.matmul(S.reshape(x, shape=(x.size, 1)), S.reshape(y, shape=(1, y.size)))
 
 

@@ -9,6 +9,7 @@ from ..ad.api import forward, vectorize
 from ..ad.taylor import taylor_call
 from ..common.tensor import Tensor
 from . import functional as F
+from .composite import _check_tangents
 
 
 def _check_fn(fn: Any, who: str) -> None:
@@ -106,8 +107,7 @@ def linearize(fn: Callable, inputs: Any) -> tuple:
     def jvp_fn(*v: Any) -> Any:
         vs = v[0] if len(v) == 1 and isinstance(v[0], (tuple, list)) else v
         vs = _as_tuple(vs, "v", "linearize")
-        if len(vs) != len(ps):
-            raise ValueError(f"v has invalid length: should be {len(ps)}, but got {len(vs)}")
+        _check_tangents(ps, vs, "linearize")
         return forward(fn, ps, vs)[1]
 
     return out, jvp_fn

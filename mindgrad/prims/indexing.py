@@ -1,5 +1,6 @@
 """Padding and index-driven primitives: pad (constant), gather_nd and its transpose
-scatter_nd, tensor_scatter_add, tensor_scatter_update, one_hot (no gradient).
+scatter_nd, tensor_scatter_add, tensor_scatter_update, one_hot (no gradient), and
+check_range, the bounds check of index and label arguments.
 
 gather_nd and scatter_nd are transposes of one another, so each one's reverse rule is the
 other: every order of derivative stays inside these two primitives. Index arguments are
@@ -11,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.primitive import Primitive
+from ..core.primitive import Primitive, state
 from ._util import scatter_sums, xp_of
 from . import compare as C
 from . import shape as S
@@ -210,3 +211,51 @@ def _one_hot_impl(indices, on_value, off_value, depth, axis):
 
 # No gradient, as MindSpore's OneHot (its bprop returns zeros for on_value and off_value).
 one_hot = Primitive("OneHot", _one_hot_impl, nondiff=True)
+
+
+# --- check_range --------------------------------------------------------------------------
+_UNSIGNED = {n: np.dtype(f"u{n}") for n in (1, 2, 4, 8)}
+
+
+def _check_range_impl(idx, *, lo, hi, ignore, who, arg, what, error):
+    """``idx`` itself, once every value is in ``[lo, hi)`` or equals ``ignore``."""
+    if not idx.size:
+        return idx
+    if lo == 0 and idx.dtype.kind == "i":
+        # one pass instead of two: seen unsigned, a negative value is larger than any bound
+        ok = idx.view(_UNSIGNED[idx.itemsize]).max() < hi
+    else:
+        ok = idx.min() >= lo and idx.max() < hi
+    if not ok:
+        bad = (idx < lo) | (idx >= hi)
+        if ignore is not None:
+            bad &= idx != ignore
+        if bad.any():
+            also = "" if ignore is None else f" or equal to ignore_index {ignore}"
+            raise error(f"For '{who}', {arg} must be in [{lo}, {hi}){what}{also}, but got "
+                        f"{int(idx[bad][0])}.")
+    return idx
+
+
+# A primitive, so that a compiled GRAPH-mode function repeats the check on every call and
+# vmap checks every element of a batch; the values carry no gradient.
+check_range = Primitive("CheckRange", _check_range_impl, nondiff=True)
+check_range.batch = lambda args, dims, **params: (check_range(args[0], **params), dims[0])
+
+
+def checked_indices(idx: Any, hi: int, who: str, arg: str, *, lo: int = 0, ignore: Any = None,
+                    what: str = "", error: type = ValueError) -> Any:
+    """``idx`` after checking its values against ``[lo, hi)`` (values equal to ``ignore``
+    pass too); otherwise ``error`` names ``who``, ``arg``, the bounds and the first bad value.
+    ``what`` explains the bound (" (3 classes)")."""
+    params = {"lo": lo, "hi": hi, "ignore": ignore, "who": who, "arg": arg, "what": what,
+              "error": error}
+    if is_eager(idx):
+        _check_range_impl(idx._data, **params)  # nothing to record
+        return idx
+    return check_range(idx, **params)
+
+
+def is_eager(t: Any) -> bool:
+    """Whether an operation on ``t`` alone runs at once (no transformation sees it)."""
+    return getattr(t, "_trace", None) is None and state.dynamic is None

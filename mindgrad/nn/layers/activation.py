@@ -86,10 +86,7 @@ class LeakyReLU(Cell):
 
     def __init__(self, alpha: float = 0.2) -> None:
         super().__init__()
-        if isinstance(alpha, bool) or not isinstance(alpha, (int, float)):
-            raise TypeError(f"For 'LeakyReLU', 'alpha' must be a number, but got "
-                            f"{type(alpha).__name__}.")
-        self.alpha = float(alpha)
+        self.alpha = F._float_param(alpha, "LeakyReLU", "alpha")
 
     def construct(self, x: Tensor) -> Tensor:
         return F.leaky_relu(x, self.alpha)
@@ -100,7 +97,7 @@ class ELU(Cell):
 
     def __init__(self, alpha: float = 1.0) -> None:
         super().__init__()
-        self.alpha = float(alpha)
+        self.alpha = F._float_param(alpha, "ELU", "alpha")
 
     def construct(self, x: Tensor) -> Tensor:
         return F.elu(x, self.alpha)

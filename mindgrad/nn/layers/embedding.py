@@ -8,6 +8,7 @@ from ...common.initializer import initializer
 from ...common.parameter import Parameter
 from ...common.tensor import Tensor
 from ...ops import functional as F
+from ...prims import indexing as IX
 from ...prims import shape as S
 from .._helpers import one_hot_mask
 from ..cell import Cell
@@ -42,12 +43,17 @@ class Embedding(Cell):
         self.embedding_table = Parameter(table, name="embedding_table")
 
     def construct(self, ids: Tensor) -> Tensor:
-        if S.dtype_of(ids).kind not in "iu":
-            raise TypeError(f"For 'Embedding', the ids must be an integer Tensor, but got "
-                            f"{ids.dtype}.")
+        what = f" (vocab_size {self.vocab_size})"
         if self.use_one_hot:
-            mask = one_hot_mask(ids, self.vocab_size, -1, S.dtype_of(self.embedding_table))
+            mask = one_hot_mask(ids, self.vocab_size, -1, S.dtype_of(self.embedding_table),
+                                "Embedding", "the input ids", what)
             return F.matmul(mask, self.embedding_table)
+        if S.dtype_of(ids).kind not in "iu":
+            raise TypeError(f"For 'Embedding', the input ids must be an integer Tensor, but "
+                            f"got {ids.dtype}.")
+        # checked here, not by gather: a negative id must not pick a row from the end
+        ids = IX.checked_indices(ids, self.vocab_size, "Embedding",
+                                 "each value of the input ids", what=what)
         return F.gather(self.embedding_table, ids, 0)
 
     def extend_repr(self) -> str:
