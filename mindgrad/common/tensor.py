@@ -182,14 +182,22 @@ class Tensor:
     # --- operators --------------------------------------------------------------------------
     # The arithmetic operators bind their primitive directly when the other operand is a
     # Tensor or a Python number (the common case), skipping the functional wrapper.
-    def __add__(self, o): return _bind(_P.add, (self, o), _NO) if _fast(self, o) else F.add(self, o)
-    def __radd__(self, o): return _bind(_P.add, (o, self), _NO) if _fast(self, o) else F.add(o, self)
-    def __sub__(self, o): return _bind(_P.sub, (self, o), _NO) if _fast(self, o) else F.sub(self, o)
-    def __rsub__(self, o): return _bind(_P.sub, (o, self), _NO) if _fast(self, o) else F.sub(o, self)
-    def __mul__(self, o): return _bind(_P.mul, (self, o), _NO) if _fast(self, o) else F.mul(self, o)
-    def __rmul__(self, o): return _bind(_P.mul, (o, self), _NO) if _fast(self, o) else F.mul(o, self)
-    def __truediv__(self, o): return _bind(_P.div, (self, o), _NO) if _fast(self, o) else F.div(self, o)
-    def __rtruediv__(self, o): return _bind(_P.div, (o, self), _NO) if _fast(self, o) else F.div(o, self)
+    def __add__(self, o):
+        return _bind(_P.add, (self, o), _NO) if _fast(self, o) else F.add(self, o)
+    def __radd__(self, o):
+        return _bind(_P.add, (o, self), _NO) if _fast(self, o) else F.add(o, self)
+    def __sub__(self, o):
+        return _bind(_P.sub, (self, o), _NO) if _fast(self, o) else F.sub(self, o)
+    def __rsub__(self, o):
+        return _bind(_P.sub, (o, self), _NO) if _fast(self, o) else F.sub(o, self)
+    def __mul__(self, o):
+        return _bind(_P.mul, (self, o), _NO) if _fast(self, o) else F.mul(self, o)
+    def __rmul__(self, o):
+        return _bind(_P.mul, (o, self), _NO) if _fast(self, o) else F.mul(o, self)
+    def __truediv__(self, o):
+        return _bind(_P.div, (self, o), _NO) if _fast(self, o) else F.div(self, o)
+    def __rtruediv__(self, o):
+        return _bind(_P.div, (o, self), _NO) if _fast(self, o) else F.div(o, self)
     def __floordiv__(self, o): return F.floor_div(self, o)
     def __rfloordiv__(self, o): return F.floor_div(o, self)
     def __mod__(self, o): return F.floor_mod(self, o)
