@@ -1,6 +1,6 @@
-"""Reductions: reduce_sum, reduce_mean, reduce_max / reduce_min (ties share the gradient evenly, as in
-MindSpore) with their cotangent primitive extreme_grad, argmax / argmin (no gradient),
-cumsum. Products are in products, variance, norms and softmax in reduce_fused."""
+"""Reductions: reduce_sum, reduce_mean, reduce_max / reduce_min (ties share the gradient
+evenly, as in MindSpore) with their cotangent primitive extreme_grad, argmax / argmin (no
+gradient), cumsum. Products are in products, variance, norms and softmax in reduce_fused."""
 from __future__ import annotations
 
 import math
