@@ -46,19 +46,12 @@ def _tensor(x: Any, op: str, arg: str = "x") -> Tensor:
     raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
 
 
-def _binary(prim, name: str):
+def _binary(prim, name: str, promote: bool = False):
+    """The front-end of a binary primitive; ``promote``: arithmetic, with MindSpore's weak
+    float scalars (``promote_scalar``)."""
     def op(x: Any, y: Any) -> Tensor:
-        return prim(_operand(x, name, "x"), _operand(y, name, "y"))
-
-    op.__name__ = name
-    op.__doc__ = f"Elementwise {prim.name} with broadcasting."
-    return op
-
-
-def _arith(prim, name: str, arg_y: str = "y"):
-    """An arithmetic binary op with MindSpore's scalar promotion (``promote_scalar``)."""
-    def op(x: Any, y: Any) -> Tensor:
-        return prim(*promote_scalar(_operand(x, name, "x"), _operand(y, name, arg_y)))
+        x, y = _operand(x, name, "x"), _operand(y, name, "y")
+        return prim(*promote_scalar(x, y)) if promote else prim(x, y)
 
     op.__name__ = name
     op.__doc__ = f"Elementwise {prim.name} with broadcasting."
@@ -66,16 +59,20 @@ def _arith(prim, name: str, arg_y: str = "y"):
 
 
 def promote_scalar(x: Any, y: Any) -> tuple:
-    """MindSpore's scalars are weakly typed: a float scalar (a NumPy float64 one too) takes
-    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32
-    (NumPy would give float64 in both cases)."""
-    for i, (t, v) in enumerate(((x, y), (y, x))):
-        if isinstance(v, float) and isinstance(t, Tensor):
-            v = float(v)  # a NumPy float64 scalar counts as the Python float it is
-            if t._data.dtype.kind in "biu":
-                t = S.cast(t, dtype=np.dtype(np.float32))
-            return (t, v) if i == 0 else (v, t)
+    """MindSpore's float scalars are weakly typed: one (a NumPy float64 scalar too) takes the
+    tensor's float dtype, and an integer or bool tensor meeting one becomes float32 (NumPy
+    would give float64 in both cases). Integer tensors divided by integers still give
+    float64, as in NumPy."""
+    if isinstance(y, float):
+        if isinstance(x, Tensor):
+            return _float_tensor(x), float(y)
+    elif isinstance(x, float) and isinstance(y, Tensor):
+        return float(x), _float_tensor(y)
     return x, y
+
+
+def _float_tensor(t: Tensor) -> Tensor:
+    return S.cast(t, dtype=np.dtype(np.float32)) if t._data.dtype.kind in "biu" else t
 
 
 def _unary(prim, name: str):
@@ -88,19 +85,19 @@ def _unary(prim, name: str):
 
 
 # --- elementwise ----------------------------------------------------------------------------
-add = _arith(A.add, "add")
-sub = _arith(A.sub, "sub")
-mul = _arith(A.mul, "mul")
-div = _arith(A.div, "div")
+add = _binary(A.add, "add", promote=True)
+sub = _binary(A.sub, "sub", promote=True)
+mul = _binary(A.mul, "mul", promote=True)
+div = _binary(A.div, "div", promote=True)
 # x / y with 0 where y == 0
-div_no_nan = _arith(A.div_no_nan, "div_no_nan")
-maximum = _arith(A.maximum, "maximum")
-minimum = _arith(A.minimum, "minimum")
-floor_div = _arith(A.floor_div, "floor_div")
-floor_mod = _arith(A.floor_mod, "floor_mod")
+div_no_nan = _binary(A.div_no_nan, "div_no_nan", promote=True)
+maximum = _binary(A.maximum, "maximum", promote=True)
+minimum = _binary(A.minimum, "minimum", promote=True)
+floor_div = _binary(A.floor_div, "floor_div", promote=True)
+floor_mod = _binary(A.floor_mod, "floor_mod", promote=True)
 # the truncated remainder (np.fmod: the sign of x); MindSpore's ops.fmod and ops.Mod
-fmod = _arith(A.mod, "fmod")
-atan2 = _arith(A.atan2, "atan2")
+fmod = _binary(A.mod, "fmod", promote=True)
+atan2 = _binary(A.atan2, "atan2", promote=True)
 equal = _binary(C.equal, "equal")
 not_equal = _binary(C.not_equal, "not_equal")
 less = _binary(C.less, "less")
@@ -1143,7 +1140,7 @@ def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     # the shift by the maximum only keeps exp in range: it is a constant for the derivatives;
     # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN)
     m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
-    m = C.select(C.isfinite(m), m, S.zeros_like(m))
+    m = C.select(C.isfinite(m), m, 0)
     total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=bool(keep_dims))
     return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
@@ -1350,7 +1347,8 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
     """The singular values ``s`` (descending) of a (batch of) matrix, and with ``compute_uv``
     the tuple ``(s, u, v)`` with ``input = u diag(s) v^T`` (``v`` itself, as MindSpore gives
     it). Derivatives need distinct nonzero singular values; those of ``u`` and ``v`` also
-    need ``full_matrices=False`` unless the matrices are square."""
+    need ``full_matrices=False`` unless the matrices are square. Where only ``s`` is needed,
+    ``compute_uv=False`` also spares its gradient the terms for ``u`` and ``v``."""
     x = _tensor(input, "svd", "input")
     if x.ndim < 2:
         raise ValueError(f"For 'svd', the input must be a (batch of) matrix of shape (..., m, n), "

@@ -76,11 +76,11 @@ div.jvp = (lambda t, ans, x, y: S.broadcast_like(div(t, y), ans),
 
 def _div_no_nan_impl(x, y):
     xp = xp_of(y if hasattr(y, "dtype") else x)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = xp.true_divide(x, y)
     zero = xp.equal(y, 0)
     if not zero.any():  # the common case: one comparison more than a division
-        return out
+        return xp.true_divide(x, y)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = xp.true_divide(x, y)
     return xp.where(zero, xp.zeros((), out.dtype), out)
 
 

@@ -285,7 +285,6 @@ cholesky.vjp = (_cholesky_vjp,)
 cholesky.jvp = (_cholesky_jvp,)
 
 
-
 # --- singular value decomposition ---------------------------------------------------------
 def _svd_impl(a, full_matrices):
     xp = xp_of(a)

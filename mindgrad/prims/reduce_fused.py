@@ -8,7 +8,6 @@ composite it stands for.
 """
 from __future__ import annotations
 
-import math
 
 from ..core.primitive import Primitive
 from ._util import xp_of
@@ -18,10 +17,6 @@ from . import shape as S
 
 
 # --- sums of squares: var and the 2-norm ----------------------------------------------------
-def _count(shape: tuple, axis) -> int:
-    return math.prod(shape) if axis is None else math.prod(shape[a] for a in axis)
-
-
 _EINSUM_MAX = 8192  # longest reduction summed by einsum (sequential partial sums lose
 #                      accuracy with length; NumPy's pairwise sum does not)
 
@@ -35,7 +30,7 @@ def _letters(ndim: int, axis) -> tuple[str, str]:
 def _sumsq(xp, d, axis, keepdims):
     """sum(d * d) over ``axis`` without the squared temporary: a dot product over all axes,
     an einsum over some."""
-    n = _count(d.shape, axis)
+    n = R.count(d.shape, axis)
     if d.dtype.kind != "f" or d.size == 0 or d.ndim > 26:
         return (d * d).sum(axis=axis, keepdims=keepdims)
     if axis is None:
@@ -53,7 +48,7 @@ def _centered_impl(x, axis):
     """x minus its mean over ``axis``; the sum by einsum where that is exact enough (any
     rounding of the mean cancels in the variance to first order)."""
     xp = xp_of(x)
-    n = _count(x.shape, axis)
+    n = R.count(x.shape, axis)
     if x.dtype.kind == "f" and 0 < n <= _EINSUM_MAX and x.ndim <= 26:
         letters, kept = _letters(x.ndim, axis)
         total = xp.einsum(f"{letters}->{kept}", x).reshape(R.kept_shape(x.shape, axis))
@@ -70,7 +65,7 @@ centered.jvp = (lambda t, ans, x, axis: centered(t, axis=axis),)
 def _var_impl(x, axis, keepdims, ddof):
     xp = xp_of(x)
     d = _centered_impl(x, axis)
-    return xp.asarray(_sumsq(xp, d, axis, keepdims) / (_count(x.shape, axis) - ddof))
+    return xp.asarray(_sumsq(xp, d, axis, keepdims) / (R.count(x.shape, axis) - ddof))
 
 
 reduce_var = Primitive("ReduceVar", _var_impl)
@@ -79,12 +74,12 @@ reduce_var = Primitive("ReduceVar", _var_impl)
 def _var_vjp(g, ans, x, axis, keepdims, ddof):
     # d var / dx = 2 (x - mean) / (n - ddof): the mean's own term sums to zero
     scale = A.mul(R.broadcastable(g, x, axis, keepdims),
-                  2.0 / (_count(S.shape_of(x), axis) - ddof))
+                  2.0 / (R.count(S.shape_of(x), axis) - ddof))
     return A.mul(centered(x, axis=axis), scale)
 
 
 def _var_jvp(t, ans, x, axis, keepdims, ddof):
-    c = 2.0 / (_count(S.shape_of(x), axis) - ddof)
+    c = 2.0 / (R.count(S.shape_of(x), axis) - ddof)
     return A.mul(R.reduce_sum(A.mul(t, centered(x, axis=axis)), axis=axis, keepdims=keepdims), c)
 
 
@@ -93,7 +88,7 @@ reduce_var.jvp = (_var_jvp,)
 
 
 def _var_composite(x, axis, keepdims, ddof):
-    n = _count(S.shape_of(x), axis)
+    n = R.count(S.shape_of(x), axis)
     d = A.sub(x, A.div(R.reduce_sum(x, axis=axis, keepdims=True), n))
     return A.div(R.reduce_sum(A.mul(d, d), axis=axis, keepdims=keepdims), n - ddof)
 
@@ -105,7 +100,8 @@ def _norm_impl(x, axis, keepdims):
 
 reduce_norm = Primitive("ReduceNorm", _norm_impl)
 # d |x| / dx = x / |x|, and 0 at the zero vector (the subgradient MindSpore and PyTorch take):
-# div_no_nan costs one comparison more than the division, over the reduced shape only
+# div_no_nan costs one comparison more than the division, over the reduced shape only. (Taylor
+# mode keeps the composite sqrt(sum x**2), which is NaN at the zero vector.)
 reduce_norm.vjp = (lambda g, ans, x, axis, keepdims:
                    A.mul(x, R.broadcastable(A.div_no_nan(g, ans), x, axis, keepdims)),)
 reduce_norm.jvp = (lambda t, ans, x, axis, keepdims:
