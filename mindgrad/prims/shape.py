@@ -336,7 +336,7 @@ def _setitem_value_vjp(g, ans, x, value, *arrays, index):
     """The cotangent of the assigned value: g at the positions it was written to (only the
     kept writes when integer indices repeat), summed over the axes it was broadcast along."""
     picked = getitem(g, *arrays, index=index)
-    if _has_int_array(index, arrays):
+    if any(dtype_of(a).kind in "iu" for a in arrays):
         from . import compare as C
 
         won = setitem_winners(*arrays, index=index, shape=shape_of(x))
