@@ -113,6 +113,21 @@ def distinct(*shape):
 COND = np.array([[True, False, True], [False, False, True]])
 MASK = np.array([True, False, True, True])
 IDX = np.array([0, 2, 2, 1, 0])  # repeated indices: gradients accumulate
+IDX_ROWS = np.array([2, 0, 2, 1, 2])  # setitem: repeated rows, the last write is kept
+
+
+def _set(x, index, v):
+    """``x[index] = v`` (rebinding the argument) then a nonlinear use of the result."""
+    x[index] = v
+    return x * x
+
+
+def _set_ref(x, index, v):
+    x = x.copy()
+    x[index] = v
+    return x * x
+
+
 np_erf = np.vectorize(math.erf, otypes=[np.float64])
 np_erfc = np.vectorize(math.erfc, otypes=[np.float64])
 
@@ -446,6 +461,16 @@ CASES = [
          N((3, 2))),
     Case("StridedSlice", lambda x: ops.StridedSlice()(x, (0, 1), (2, 3), (1, 2)),
          lambda x: x[0:2:1, 1:3:2], N((3, 3))),
+    Case("setitem_int", lambda x, v: _set(x, 1, v), lambda x, v: _set_ref(x, 1, v),
+         N((3, 2), (2,))),
+    Case("setitem_slice_broadcast", lambda x, v: _set(x, (slice(None), slice(1, 3)), v),
+         lambda x, v: _set_ref(x, (slice(None), slice(1, 3)), v), N((2, 4), (2, 1))),
+    Case("setitem_mask", lambda x, v: _set(x, ms.Tensor(MASK), v),
+         lambda x, v: _set_ref(x, MASK, v), N((4, 2), (2,))),
+    Case("setitem_int_array_repeats", lambda x, v: _set(x, ms.Tensor(IDX_ROWS), v),
+         lambda x, v: _set_ref(x, IDX_ROWS, v), N((3, 2), (5, 2))),
+    Case("setitem_ellipsis_scalar", lambda x, v: _set(x, (Ellipsis, 0), v),
+         lambda x, v: _set_ref(x, (Ellipsis, 0), v), N((2, 2, 3), ())),
     # joining and splitting
     Case("concat_0", lambda x, y: ops.concat((x, y)), lambda x, y: np.concatenate((x, y)),
          N((2, 3), (1, 3))),

@@ -39,15 +39,16 @@ class Pullback:
     """The result of ``reverse``: the primal output and a function from output cotangents to
     input and weight cotangents. It may be called many times (Jacobians)."""
 
-    __slots__ = ("trace", "out", "out_tracers", "arg_tracers", "weight_tracers", "args",
-                 "weights")
+    __slots__ = ("trace", "out", "out_tracers", "arg_ids", "weight_ids", "args", "weights")
 
-    def __init__(self, trace, out, out_tracers, arg_tracers, weight_tracers, args, weights):
+    def __init__(self, trace, out, out_tracers, arg_ids, weight_ids, args, weights):
         self.trace = trace
         self.out = out
         self.out_tracers = out_tracers
-        self.arg_tracers = arg_tracers
-        self.weight_tracers = weight_tracers
+        # the tape indices of the inputs, taken when they were made: ``x[i] = v`` inside
+        # the function rebinds an input tracer to the updated value
+        self.arg_ids = arg_ids
+        self.weight_ids = weight_ids
         self.args = args
         self.weights = weights
 
@@ -61,8 +62,8 @@ class Pullback:
         if sens_leaves is None:
             sens_leaves = self.default_sens()
         cts = self.trace.backward(zip(self.out_tracers, sens_leaves)).get
-        return ([_finish(cts(t.idx), a) for t, a in zip(self.arg_tracers, self.args)],
-                [_finish(cts(t.idx), w) for t, w in zip(self.weight_tracers, self.weights)])
+        return ([_finish(cts(i), a) for i, a in zip(self.arg_ids, self.args)],
+                [_finish(cts(i), w) for i, w in zip(self.weight_ids, self.weights)])
 
 
 def _ones_like(x: Any) -> Any:
@@ -95,21 +96,21 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
     saved = []
     try:
         new_args = list(args)
-        arg_tracers = []
+        arg_ids = []
         for i in positions:
             t = trace.new_tracer(_resolve(args[i]))
             new_args[i] = t
-            arg_tracers.append(t)
-        weight_tracers = []
+            arg_ids.append(t.idx)
+        weight_ids = []
         for p in weights:
             if p._trace is trace:  # listed twice: both entries share one tracer
-                weight_tracers.append(p._sub)
+                weight_ids.append(p._sub.idx)
                 continue
             t = trace.new_tracer(_param_primal(p))
             saved.append((p, p._sub, p._trace))
             p._sub, p._trace = t, trace
             state.substituted += 1
-            weight_tracers.append(t)
+            weight_ids.append(t.idx)
         out = fn(*new_args)
     finally:
         for p, sub, tr in reversed(saved):
@@ -123,7 +124,7 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
         out_leaves, _ = flatten(out)
         primal_out = tree_map(lambda o: o.primal if getattr(o, "_trace", None) is trace else o,
                               out)
-    return Pullback(trace, primal_out, out_leaves, arg_tracers, weight_tracers,
+    return Pullback(trace, primal_out, out_leaves, arg_ids, weight_ids,
                     [args[i] for i in positions], list(weights))
 
 

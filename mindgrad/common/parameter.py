@@ -70,6 +70,11 @@ class Parameter(Tensor):
         self._data = new
         return self
 
+    def _become(self, new: Tensor) -> None:
+        """``p[index] = value`` updates the Parameter as ``set_data`` does (inside a
+        transformation the value beneath is stored; in GRAPH mode the graph records it)."""
+        self.set_data(new)
+
     def _record_assign(self, graph: Any, data: Any) -> "Parameter":
         from ..prims import shape as S
 

@@ -1,4 +1,5 @@
-"""``Tensor``: an immutable n-d array on NumPy (CPU) or CuPy (GPU) with MindSpore's API.
+"""``Tensor``: an n-d array on NumPy (CPU) or CuPy (GPU) with MindSpore's API. Its array is
+never written in place; ``x[index] = value`` rebinds ``x`` to an updated copy.
 
 Operators and methods are thin front-ends over ``mindgrad.ops.functional``; every one of
 them goes through the single dispatch point, so they all work on tracers too."""
@@ -47,6 +48,26 @@ def _default_array(data: Any, xp) -> Any:
         raise TypeError(f"For 'Tensor', input_data must be a number, bool, list, tuple or "
                         f"numpy.ndarray, but got {type(data).__name__} holding {arr.dtype}")
     return xp.asarray(arr)
+
+
+def rebind_error(target: "Tensor", new: "Tensor") -> TypeError:
+    """An assignment whose result a transformation traces but ``target`` cannot follow."""
+    by = _TRACED_BY.get(type(new).__name__, type(new).__name__)
+    what = "a constant tensor" if target._trace is None else \
+        f"a tensor that only an outer transformation traces ({type(target).__name__})"
+    return TypeError(
+        f"For 'setitem', cannot assign a value that {by} traces (it depends on the "
+        f"transformed inputs) into {what}: a tensor made without the traced inputs (by "
+        f"Tensor(...), ops.zeros, ops.zeros_like, ...) keeps its identity and cannot start "
+        f"carrying a traced value. Build the result from the traced values instead (ops.concat "
+        f"or ops.stack of the pieces, ops.select(mask, value, x), "
+        f"ops.tensor_scatter_update(x, indices, value)), or assign into a tensor computed "
+        f"from the inputs (for example y = x * 0).")
+
+
+_TRACED_BY = {"ReverseTracer": "grad/vjp (reverse mode)", "ForwardTracer": "jvp (forward mode)",
+              "BatchTracer": "vmap", "TaylorTracer": "jet (Taylor mode)",
+              "GraphTracer": "GRAPH-mode tracing"}
 
 
 class Tensor:
@@ -221,8 +242,28 @@ class Tensor:
     def __getitem__(self, index): return F.getitem(self, index)
 
     def __setitem__(self, index, value):
-        raise TypeError("mindgrad Tensors are immutable: build a new one with ops.where, "
-                        "ops.tensor_scatter_update or Tensor.index_update-style ops instead.")
+        """``x[index] = value`` as in MindSpore: the updated tensor is computed with
+        differentiable operations (a new array: arrays are never written in place, since
+        other tensors may share this one's) and ``x`` then refers to it, so every name
+        bound to this object sees the change and gradients flow through the value and the
+        untouched elements."""
+        self._become(F._setitem(self, index, value))
+
+    def _become(self, new: "Tensor") -> None:
+        """Make this object refer to ``new``, the result of an assignment into it."""
+        trace = new._trace
+        if trace is None:
+            self._data = new._data
+            return
+        from ..graph.trace import current_graph_trace
+
+        graph = current_graph_trace()
+        if trace is graph and graph is not None:
+            # A constant tensor inside a GRAPH-mode trace: the trace records the new value
+            # under this tensor's identity, so later operations on it read the new value.
+            graph.rebind(self, new)
+            return
+        raise rebind_error(self, new)
 
     # --- methods ----------------------------------------------------------------------------
     def astype(self, dtype): return F.cast(self, dtype)

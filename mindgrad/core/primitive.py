@@ -139,6 +139,16 @@ class Tracer(Tensor):
         beneath (a derivative trace's values carry no state of their own)."""
         return self.__lower__()
 
+    def _become(self, new: Tensor) -> None:
+        """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
+        the same trace), so this object stays the one the trace and the user hold."""
+        if type(new) is not type(self) or new._trace is not self._trace:
+            from ..common.tensor import rebind_error
+
+            raise rebind_error(self, new)
+        for name in _slot_names(type(self)):
+            setattr(self, name, getattr(new, name))
+
     def __bool__(self) -> bool:
         return bool(self.__lower__())
 
@@ -150,6 +160,18 @@ class Tracer(Tensor):
 
     def __index__(self) -> int:
         return int(self.__lower__())
+
+
+_SLOTS: dict = {}
+
+
+def _slot_names(cls: type) -> tuple:
+    """The fields a tracer type keeps (its slots and its bases', less Tensor's own)."""
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(n for c in cls.__mro__ if issubclass(c, Tracer)
+                                    for n in c.__dict__.get("__slots__", ()))
+    return names
 
 
 def _resolve_params(args: Sequence) -> tuple:

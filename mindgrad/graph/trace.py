@@ -136,6 +136,12 @@ class GraphTrace(Trace):
         self.eqns.append((GUARD, {"kind": kind, "value": value}, [t.var], []))
         return value
 
+    def rebind(self, tensor: Tensor, value: GraphTracer) -> None:
+        """Record ``tensor[index] = ...`` on a constant tensor: later reads of that tensor in
+        this trace (operands and outputs) see ``value``. The tensor object itself keeps its
+        array, as a compiled call would: the assignment is local to the traced function."""
+        self._memo[id(tensor)] = (tensor, value)
+
     def assign(self, param: Parameter, value: Any) -> None:
         """Record ``param.set_data(value)``: the compiled function returns the new value
         and the caller stores it; later reads in this trace see it at once."""

@@ -637,6 +637,40 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     return S.getitem(x, *arrays, index=template)
 
 
+def _setitem_value(value: Any, dt: np.dtype) -> Tensor:
+    """The assigned value as a Tensor of the target's dtype (MindSpore casts it)."""
+    if isinstance(value, Tensor):
+        return value if value._data.dtype == dt else S.cast(value, dtype=dt)
+    if isinstance(value, (list, tuple)) and builtins.any(isinstance(v, Tensor) for v in value):
+        return S.stack(*[_setitem_value(v, dt) for v in value], axis=0)  # keeps gradients
+    if isinstance(value, (bool, numbers.Number, np.ndarray, np.generic, list, tuple)):
+        try:
+            return Tensor(np.asarray(value).astype(dt))
+        except (TypeError, ValueError):
+            pass
+    raise TypeError(f"For 'setitem', the value must be a number, bool, list, tuple, "
+                    f"numpy.ndarray or Tensor, but got {type(value).__name__}: {value!r}.")
+
+
+def _setitem(x: Tensor, index: Any, value: Any) -> Tensor:
+    """A new tensor equal to ``x`` with ``x[index] = value`` (what ``Tensor.__setitem__``
+    computes before it rebinds the name): the value is cast to x's dtype and broadcast to
+    the shape of ``x[index]``. Gradients flow to x (except at the assigned positions) and
+    to the value."""
+    arrays: list = []
+    if isinstance(index, tuple):
+        template = tuple(_index_part(i, arrays) for i in index)
+    else:
+        template = _index_part(index, arrays)
+    v = _setitem_value(value, x._data.dtype)
+    vs = v.shape
+    if vs and vs[0] == 1:  # NumPy and MindSpore drop extra leading 1s of the value
+        extra = len(vs) - S.target_rank(x.ndim, template, tuple(arrays))
+        if extra > 0 and builtins.all(d == 1 for d in vs[:extra]):
+            v = S.reshape(v, shape=vs[extra:])
+    return S.setitem(x, v, *arrays, index=template)
+
+
 def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     """Take the slices of ``x`` at ``indices`` along ``axis``."""
     x = _tensor(x, "gather")

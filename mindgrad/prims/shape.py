@@ -1,5 +1,6 @@
 """Shape, dtype and indexing primitives: cast, reshape, transpose, broadcast_to, getitem and
-its transpose index_add, concat, zeros_like / ones_like / full (constants), stop_gradient.
+its transpose index_add, setitem (``x[index] = value`` as a new value), concat,
+zeros_like / ones_like / full (constants), stop_gradient.
 Also ``unbroadcast``, the one helper reverse rules use to undo broadcasting."""
 from __future__ import annotations
 
@@ -283,6 +284,94 @@ index_add.jvp = (lambda t, ans, x, *arrays, index, shape: index_add(t, *arrays, 
                                                                     shape=shape),)
 
 
+
+# --- setitem ------------------------------------------------------------------------------
+def target_rank(ndim: int, index: Any, arrays: tuple, adims: tuple | None = None) -> int:
+    """The rank of ``x[index]`` for an ``x`` of rank ``ndim`` (NumPy's rules, known from
+    shapes and dtypes alone: a mask or a Python bool adds one axis whatever it holds).
+    ``adims``: the batch axes of the index tensors inside vmap (not counted)."""
+    parts = index if isinstance(index, tuple) else (index,)
+    adims = adims or (None,) * len(arrays)
+    adv = [1 if dtype_of(a) == np.bool_ else _example_ndim(a, d) for a, d in zip(arrays, adims)]
+    adv += [1 for p in parts if isinstance(p, bool)]
+    return ndim - _consumed(parts, arrays) + sum(p is None for p in parts) + max(adv, default=0)
+
+
+def describe_index(index: Any, arrays: tuple) -> str:
+    """An index as the user wrote it, with each index tensor shown by its shape and dtype."""
+    def part(p: Any) -> str:
+        if isinstance(p, ArraySlot):
+            a = arrays[p.pos]
+            return f"Tensor(shape={list(shape_of(a))}, dtype={dtype_of(a)})"
+        if isinstance(p, slice):
+            return ":".join("" if v is None else str(v) for v in (p.start, p.stop)) + \
+                ("" if p.step is None else f":{p.step}")
+        return "..." if p is Ellipsis else repr(p)
+    parts = index if isinstance(index, tuple) else (index,)
+    return "[" + ", ".join(part(p) for p in parts) + "]"
+
+
+def _setitem_impl(x, value, *arrays, index):
+    out = x.copy()  # a fresh array: the input (perhaps shared, or a read-only view) is kept
+    try:
+        out[build_index(index, arrays)] = value
+    except IndexError as e:
+        raise IndexError(f"For 'setitem', index {describe_index(index, arrays)} is out of "
+                         f"range for a tensor of shape {list(x.shape)}: {e}") from None
+    except ValueError:
+        target = list(x[build_index(index, arrays)].shape)
+        raise ValueError(f"For 'setitem', the value of shape {list(shape_of(value))} cannot "
+                         f"be broadcast to the shape {target} that index "
+                         f"{describe_index(index, arrays)} selects in a tensor of shape "
+                         f"{list(x.shape)}.") from None
+    return out
+
+
+def _setitem_winners_impl(*arrays, index, shape):
+    """True for the elements of ``x[index]`` whose assignment a ``x[index] = value`` keeps:
+    with repeated integer indices only the last write to a position stays (found by
+    assigning the element numbers the same way)."""
+    xp = xp_of(arrays[0])
+    idx = build_index(index, arrays)
+    owner = xp.full(tuple(shape), -1, dtype=np.int64)
+    target = owner[idx].shape
+    order = xp.arange(math.prod(target), dtype=np.int64).reshape(target)
+    owner[idx] = order
+    return owner[idx] == order
+
+
+setitem = Primitive("SetItem", _setitem_impl)
+setitem_winners = Primitive("SetItemWinners", _setitem_winners_impl, nondiff=True)
+
+
+def _setitem_value_vjp(g, ans, x, value, *arrays, index):
+    """The cotangent of the assigned value: g at the positions it was written to (only the
+    kept writes when integer indices repeat), summed over the axes it was broadcast along."""
+    picked = getitem(g, *arrays, index=index)
+    if any(dtype_of(a).kind in "iu" for a in arrays):
+        from . import compare as C
+
+        won = setitem_winners(*arrays, index=index, shape=shape_of(x))
+        picked = C.select(won, picked, zeros_like(picked))
+    return unbroadcast(picked, value)
+
+
+def _setitem_jvp(primals, tangents, index):
+    """Linear in (x, value) together: the tangent is the same assignment of the tangents."""
+    x, value, *arrays = primals
+    tx, tv = tangents[0], tangents[1]
+    out = setitem(x, value, *arrays, index=index)
+    if tx is None and tv is None:
+        return out, None
+    return out, setitem(zeros_like(x) if tx is None else tx, 0 if tv is None else tv,
+                        *arrays, index=index)
+
+
+setitem.vjp = (lambda g, ans, x, value, *arrays, index: setitem(g, 0, *arrays, index=index),
+               _setitem_value_vjp)
+setitem.jvp_all = _setitem_jvp
+
+
 # --- concat -------------------------------------------------------------------------------
 def _concat_impl(*xs, axis):
     try:
@@ -484,6 +573,31 @@ def _batch_index_add(args, dims, index, shape):
     return index_add(g, *arrays, index=new, shape=out_shape), x_axis
 
 
+def _batch_setitem(args, dims, index):
+    x, value, arrays = args[0], args[1], tuple(args[2:])
+    xd, vd, adims = dims[0], dims[1], tuple(dims[2:])
+    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    if _batched_masks(arrays, adims):
+        from ..ad.batching import _loop
+
+        return _loop(setitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
+    ndim = _example_ndim(x, xd)
+    rank = target_rank(ndim, index, arrays, adims)  # of one example's x[index]
+    # the batched x[index] has one example's target shape with the batch axis at out_axis
+    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, ndim, size, True)
+    if xd is None:
+        x, xd = B.broadcast_batch(x, size), 0
+    x = B.moveaxis(x, xd, x_axis)
+    if vd is None:
+        if isinstance(value, Tensor):  # line its axes up with the target's, a 1 for the batch
+            vs = shape_of(value)
+            vs = (1,) * (rank - len(vs)) + vs
+            value = reshape(value, shape=vs[:out_axis] + (1,) + vs[out_axis:])
+    else:
+        value = B.moveaxis(B._rank_up(B.to_front(value, vd), rank), 0, out_axis)
+    return setitem(x, value, *arrays, index=new), x_axis
+
+
 def _batch_concat(args, dims, axis):
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     parts = [B.broadcast_batch(a, size) if d is None else B.to_front(a, d)
@@ -514,6 +628,7 @@ transpose.batch = _batch_transpose
 broadcast_to.batch = _batch_broadcast
 getitem.batch = _batch_getitem
 index_add.batch = _batch_index_add
+setitem.batch = _batch_setitem
 concat.batch = _batch_concat
 
 from . import taylor_rules as T  # noqa: E402
@@ -521,6 +636,25 @@ from . import taylor_rules as T  # noqa: E402
 for _p in (cast, reshape, transpose, broadcast_to, getitem, index_add):
     _p.taylor = T.linear(_p)
 concat.taylor = T.concat_rule
+
+
+def _setitem_taylor(primals, series, index):
+    """Linear in (x, value) together: assign the value's coefficients into x's."""
+    if any(s is not None for s in series[2:]):
+        raise TypeError("Taylor mode for SetItem: the index tensors cannot vary.")
+    x, value, *arrays = primals
+    sx, sv = series[0], series[1]
+    coeffs = []
+    for k in range(len(sx if sx is not None else sv)):
+        cx = None if sx is None else sx[k]
+        cv = None if sv is None else sv[k]
+        coeffs.append(None if cx is None and cv is None else
+                      setitem(zeros_like(x) if cx is None else cx, 0 if cv is None else cv,
+                              *arrays, index=index))
+    return setitem(x, value, *arrays, index=index), coeffs
+
+
+setitem.taylor = _setitem_taylor
 
 
 def _split_taylor(primals, series, axis, sizes):
