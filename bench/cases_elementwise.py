@@ -135,6 +135,13 @@ def zero_grad(fn):
     return ref
 
 
+def ref_floor_mod(a, b, cot=ones_cot):
+    """MindSpore's FloorMod gradient: g for a, -g * floor(a / b) for b (divmod gives both)."""
+    q, y = np.divmod(a, b)
+    g = cot(y)
+    return (y * g).sum(), [g, -(g * q)]
+
+
 # --- references: unary functions whose backward is a division -----------------------------------
 def quotient(f, den):
     """``y = f(x)``, ``dx = g / den(x, y)``."""
@@ -256,7 +263,7 @@ CASES = [
     Case("floor", S, spread, ops.floor, zero_grad(np.floor)),
     Case("ceil", S, spread, ops.ceil, zero_grad(np.ceil)),
     Case("round", S, spread, ops.round, zero_grad(np.round)),
-    Case("mod (floor_mod)", S2, pair(spread, away0(512, 512)), ops.floor_mod, zero_grad(np.mod)),
+    Case("mod (floor_mod)", S2, pair(spread, away0(512, 512)), ops.floor_mod, ref_floor_mod),
     Case("floor_div", S2, pair(spread, away0(512, 512)), ops.floor_div,
          zero_grad(np.floor_divide)),
 ]

@@ -243,10 +243,20 @@ floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), n
 # x mod y = x - floor(x / y) * y: slope 1 in x and -floor(x / y) in y between its jumps (the
 # gradient MindSpore's FloorMod has).
 floor_mod = Primitive("FloorMod", checked_binary("FloorMod", np.mod))
+
+
+def _floor_quotient(x, y, ans):
+    """floor(x / y) from the remainder ``ans``: (x - ans) / y is that integer up to rounding
+    (NumPy's floor_divide itself rounds it so), and three cheap passes cost a third of
+    floor_div's exact float division."""
+    return U.round_(div(sub(x, ans), y))
+
+
 floor_mod.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x),
-                 lambda g, ans, x, y: S.unbroadcast(neg(mul(g, floor_div(x, y))), y))
+                 lambda g, ans, x, y: S.unbroadcast(neg(mul(g, _floor_quotient(x, y, ans))), y))
 floor_mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
-                 lambda t, ans, x, y: S.broadcast_like(neg(mul(t, floor_div(x, y))), ans))
+                 lambda t, ans, x, y: S.broadcast_like(neg(mul(t, _floor_quotient(x, y, ans))),
+                                                       ans))
 
 # The truncated remainder x - y * trunc(x / y) (C's fmod: the sign of x), computed exactly
 # by np.fmod. The quotient is piecewise constant, so the derivatives are 1 for x and
