@@ -1034,18 +1034,27 @@ def cumsum(x: Any, axis: int, dtype: Any = None) -> Tensor:
 
 def _cumsum_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = False,
                 dtype: Any = None, op: str = "CumSum") -> Tensor:
-    """MindSpore's ``CumSum(exclusive, reverse)``: exclusive sums start from 0 (the
-    inclusive sums shifted by one); reverse ones run from the end (the running sum of the
-    flipped input, flipped back)."""
+    """MindSpore's ``CumSum(exclusive, reverse)``: exclusive sums start from 0; reverse ones
+    run from the end (the running sum of the flipped input, flipped back)."""
+    def scan(t: Tensor, a: int) -> Tensor:
+        return flip(R.cumsum(flip(t, a), axis=a), a) if reverse else R.cumsum(t, axis=a)
+
+    return _running(x, axis, exclusive, reverse, dtype, op, scan, 0)
+
+
+def _running(x: Any, axis: int, exclusive: bool, reverse: bool, dtype: Any, op: str,
+             scan: Callable, unit: int) -> Tensor:
+    """A running sum or product ``scan(x, axis)``; an exclusive one is the inclusive one
+    shifted by one place, ``unit`` (0 or 1) coming in at the start."""
     x = _tensor(x, op)
     if dtype is not None:
         x = cast(x, dtype)
     if x.ndim == 0:
-        return zeros_like(x) if exclusive else x
+        return (zeros_like(x) if unit == 0 else ones_like(x)) if exclusive else x
     a = _axis(axis, x.ndim, op)
-    out = flip(R.cumsum(flip(x, a), axis=a), a) if reverse else R.cumsum(x, axis=a)
+    out = scan(x, a)
     if exclusive and x.shape[a]:
-        out = IX.shift(out, a, -1 if reverse else 1, 0)
+        out = IX.shift(out, a, -1 if reverse else 1, unit)
     return out
 
 
@@ -1056,18 +1065,12 @@ def cumprod(input: Any, dim: int, dtype: Any = None) -> Tensor:
 
 def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = False,
                 dtype: Any = None, op: str = "CumProd") -> Tensor:
-    """MindSpore's ``CumProd(exclusive, reverse)``: exclusive products start from 1 (the
-    inclusive products shifted by one); reverse ones run from the end."""
-    x = _tensor(x, op)
-    if dtype is not None:
-        x = cast(x, dtype)
-    if x.ndim == 0:
-        return ones_like(x) if exclusive else x
-    a = _axis(axis, x.ndim, op)
-    out = PR.cumprod(x, axis=a, reverse=bool(reverse))
-    if exclusive:
-        out = IX.shift(out, a, -1 if reverse else 1, 1)
-    return out
+    """MindSpore's ``CumProd(exclusive, reverse)``: exclusive products start from 1; reverse
+    ones run from the end."""
+    def scan(t: Tensor, a: int) -> Tensor:
+        return PR.cumprod(t, axis=a, reverse=bool(reverse))
+
+    return _running(x, axis, exclusive, reverse, dtype, op, scan, 1)
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
