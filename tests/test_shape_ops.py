@@ -13,6 +13,7 @@ import pytest
 import mindgrad as ms
 from mindgrad import ops
 from mindgrad.core.tree import flatten
+from mindgrad.prims import getitem as G
 from mindgrad.prims import linalg as L
 from mindgrad.prims import shape as S
 
@@ -187,7 +188,7 @@ def test_take_transpose_equals_add_at(shape, axis, idx, dtype, ellipsis):
     index = (slice(None),) * axis + (S.ArraySlot(0),)
     if ellipsis:  # the same index written with '...' before the array
         index = (Ellipsis, S.ArraySlot(0)) + (slice(None),) * (len(shape) - axis - 1)
-    assert S._take_axis(index, (idx,), len(shape))[0] == axis
+    assert G._take_axis(index, (idx,), len(shape))[0] == axis
     got = S.index_add(T(g), T(idx), index=index, shape=shape).asnumpy()
     want = np.zeros(shape, dtype)
     np.add.at(want, (slice(None),) * axis + (idx,), g)

@@ -1,17 +1,15 @@
-"""Shape, dtype and indexing primitives: cast, reshape, transpose, broadcast_to, getitem and
-its transpose index_add, setitem (``x[index] = value`` as a new value), concat,
-zeros_like / ones_like / full (constants), stop_gradient.
-Also ``unbroadcast``, the one helper reverse rules use to undo broadcasting."""
+"""Shape and dtype primitives: cast, reshape, transpose, broadcast_to, concat, split,
+stack / unstack, zeros_like / ones_like / full (constants), stop_gradient. Also
+``unbroadcast``, the one helper reverse rules use to undo broadcasting. The indexing
+primitives (getitem, index_add, setitem) are in getitem.py and re-exported here."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
 from ..core.primitive import Primitive
-from ._util import filled_view, scatter_sums, xp_of
+from ._util import filled_view, xp_of
 from . import reduce as R
 
 
@@ -141,237 +139,6 @@ full = Primitive("Fill", _full_impl, nondiff=True)
 stop_gradient = Primitive("StopGradient", lambda x: x, nondiff=True)
 
 
-# --- indexing -----------------------------------------------------------------------------
-class ArraySlot:
-    """Marks where a tensor index sits inside a static index template."""
-
-    __slots__ = ("pos",)
-
-    def __init__(self, pos: int) -> None:
-        self.pos = pos
-
-    def __repr__(self) -> str:
-        return f"ArraySlot({self.pos})"
-
-
-def build_index(template: Any, arrays: tuple) -> Any:
-    if isinstance(template, tuple):
-        return tuple(arrays[t.pos] if isinstance(t, ArraySlot) else t for t in template)
-    return arrays[template.pos] if isinstance(template, ArraySlot) else template
-
-
-def _has_int_array(template: Any, arrays: tuple) -> bool:
-    return any(getattr(a, "dtype", None) is not None and a.dtype.kind in "iu" for a in arrays)
-
-
-def _getitem_impl(x, *arrays, index):
-    try:
-        return x[build_index(index, arrays)]
-    except IndexError as e:
-        raise IndexError(f"For 'getitem', index {_show_index(index, arrays)} is out of range "
-                         f"for a tensor of shape {list(x.shape)}: {e}") from None
-    except ValueError as e:  # a slice step of zero
-        raise ValueError(f"For 'getitem', index {_show_index(index, arrays)} is not valid "
-                         f"for a tensor of shape {list(x.shape)}: {e}") from None
-
-
-def _show_index(template: Any, arrays: tuple) -> str:
-    """The index of an error message, with each index tensor shown by its dtype and shape
-    instead of its slot in the template."""
-    parts = template if isinstance(template, tuple) else (template,)
-    shown = [f"<{arrays[p.pos].dtype} tensor of shape {list(arrays[p.pos].shape)}>"
-             if isinstance(p, ArraySlot) else repr(p) for p in parts]
-    return shown[0] if not isinstance(template, tuple) else f"({', '.join(shown)})"
-
-
-_FULL = slice(None)
-
-
-def _take_axis(index: Any, arrays: tuple, ndim: int) -> tuple | None:
-    """``(axis, indices)`` when the index is one integer array with only full slices and at
-    most one ``...`` around it (a ``take`` along one axis: gather, index_select,
-    ``x[:, idx]``, ``x[..., idx]``)."""
-    parts = index if isinstance(index, tuple) else (index,)
-    slots = [i for i, p in enumerate(parts) if isinstance(p, ArraySlot)]
-    if len(slots) != 1:
-        return None
-    pos = slots[0]
-    arr = arrays[parts[pos].pos]
-    if getattr(arr, "dtype", None) is None or arr.dtype.kind not in "iu":
-        return None
-    rest = parts[:pos] + parts[pos + 1:]
-    if any(p != _FULL and p is not Ellipsis for p in rest) or \
-            sum(p is Ellipsis for p in rest) > 1:
-        return None
-    if any(p is Ellipsis for p in parts[:pos]):
-        return ndim - (len(parts) - pos), arr
-    return pos, arr
-
-
-def _take_transpose(g, axis: int, idx, shape: tuple):
-    """The transpose of ``take(x, idx, axis)`` (NumPy arrays): the slices of ``g`` summed
-    into the positions they were taken from, with the scatters' precision (half and single
-    precision summed in float64, rounded once)."""
-    n = shape[axis]
-    flat = idx.reshape(-1)
-    if flat.size and flat.min() < 0:
-        flat = np.where(flat < 0, flat + n, flat)
-    g3 = g.reshape(math.prod(shape[:axis]), flat.size, math.prod(shape[axis + 1:]))
-    return scatter_sums(flat, g3, n).astype(g.dtype, copy=False).reshape(shape)
-
-
-def _index_add_impl(g, *arrays, index, shape):
-    xp = xp_of(g)
-    if _has_int_array(index, arrays):
-        if xp is np:
-            take = _take_axis(index, arrays, len(shape))
-            if take is not None:
-                return _take_transpose(g, take[0], take[1], tuple(shape))
-        out = xp.zeros(shape, g.dtype)
-        xp.add.at(out, build_index(index, arrays), g)  # repeated positions accumulate
-        return out
-    out = xp.zeros(shape, g.dtype)
-    out[build_index(index, arrays)] = g
-    return out
-
-
-getitem = Primitive("StridedSlice", _getitem_impl)
-index_add = Primitive("IndexAdd", _index_add_impl)
-def _inverse_view(index: Any, shape: tuple) -> Any:
-    """When ``x[index]`` keeps every element of ``x`` exactly once (only ``None``,
-    ``...``, full slices with step 1 or -1, and ints on axes of size 1), the index that
-    takes ``x[index]`` back to ``x``; otherwise None. Such a getitem is a view (a flip,
-    an added or removed axis), and so is its transpose: no zero-filled buffer is needed."""
-    parts = index if isinstance(index, tuple) else (index,)
-    consumed = sum(1 for p in parts if p is not None and p is not Ellipsis)
-    if consumed > len(shape) or sum(p is Ellipsis for p in parts) > 1:
-        return None
-    inverse, axis = [], 0
-    for p in parts:
-        if p is None:
-            inverse.append(0)
-        elif p is Ellipsis:
-            inverse.append(p)
-            axis += len(shape) - consumed
-        elif isinstance(p, slice):
-            d = shape[axis]
-            start, stop, step = p.indices(d)
-            if not ((step == 1 and start == 0 and stop == d)
-                    or (step == -1 and start == d - 1 and stop == -1)):
-                return None
-            inverse.append(_FULL if step == 1 else slice(None, None, -1))
-            axis += 1
-        elif type(p) is int and shape[axis] == 1:
-            inverse.append(None)
-            axis += 1
-        else:
-            return None
-    return tuple(inverse)
-
-
-def _getitem_vjp(g, ans, x, *arrays, index):
-    if not arrays:
-        inverse = _inverse_view(index, shape_of(x))
-        if inverse is not None:
-            return getitem(g, index=inverse)
-    return index_add(g, *arrays, index=index, shape=shape_of(x))
-
-
-getitem.vjp = (_getitem_vjp,)
-getitem.jvp = (lambda t, ans, x, *arrays, index: getitem(t, *arrays, index=index),)
-index_add.vjp = (lambda g, ans, x, *arrays, index, shape: getitem(g, *arrays, index=index),)
-index_add.jvp = (lambda t, ans, x, *arrays, index, shape: index_add(t, *arrays, index=index,
-                                                                    shape=shape),)
-
-
-
-# --- setitem ------------------------------------------------------------------------------
-def target_rank(ndim: int, index: Any, arrays: tuple, adims: tuple | None = None) -> int:
-    """The rank of ``x[index]`` for an ``x`` of rank ``ndim`` (NumPy's rules, known from
-    shapes and dtypes alone: a mask or a Python bool adds one axis whatever it holds).
-    ``adims``: the batch axes of the index tensors inside vmap (not counted)."""
-    parts = index if isinstance(index, tuple) else (index,)
-    adims = adims or (None,) * len(arrays)
-    adv = [1 if dtype_of(a) == np.bool_ else _example_ndim(a, d) for a, d in zip(arrays, adims)]
-    adv += [1 for p in parts if isinstance(p, bool)]
-    return ndim - _consumed(parts, arrays) + sum(p is None for p in parts) + max(adv, default=0)
-
-
-def describe_index(index: Any, arrays: tuple) -> str:
-    """An index as the user wrote it, with each index tensor shown by its shape and dtype."""
-    def part(p: Any) -> str:
-        if isinstance(p, ArraySlot):
-            a = arrays[p.pos]
-            return f"Tensor(shape={list(shape_of(a))}, dtype={dtype_of(a)})"
-        if isinstance(p, slice):
-            return ":".join("" if v is None else str(v) for v in (p.start, p.stop)) + \
-                ("" if p.step is None else f":{p.step}")
-        return "..." if p is Ellipsis else repr(p)
-    parts = index if isinstance(index, tuple) else (index,)
-    return "[" + ", ".join(part(p) for p in parts) + "]"
-
-
-def _setitem_impl(x, value, *arrays, index):
-    out = x.copy()  # a fresh array: the input (perhaps shared, or a read-only view) is kept
-    try:
-        out[build_index(index, arrays)] = value
-    except IndexError as e:
-        raise IndexError(f"For 'setitem', index {describe_index(index, arrays)} is out of "
-                         f"range for a tensor of shape {list(x.shape)}: {e}") from None
-    except ValueError:
-        target = list(x[build_index(index, arrays)].shape)
-        raise ValueError(f"For 'setitem', the value of shape {list(shape_of(value))} cannot "
-                         f"be broadcast to the shape {target} that index "
-                         f"{describe_index(index, arrays)} selects in a tensor of shape "
-                         f"{list(x.shape)}.") from None
-    return out
-
-
-def _setitem_winners_impl(*arrays, index, shape):
-    """True for the elements of ``x[index]`` whose assignment a ``x[index] = value`` keeps:
-    with repeated integer indices only the last write to a position stays (found by
-    assigning the element numbers the same way)."""
-    xp = xp_of(arrays[0])
-    idx = build_index(index, arrays)
-    owner = xp.full(tuple(shape), -1, dtype=np.int64)
-    target = owner[idx].shape
-    order = xp.arange(math.prod(target), dtype=np.int64).reshape(target)
-    owner[idx] = order
-    return owner[idx] == order
-
-
-setitem = Primitive("SetItem", _setitem_impl)
-setitem_winners = Primitive("SetItemWinners", _setitem_winners_impl, nondiff=True)
-
-
-def _setitem_value_vjp(g, ans, x, value, *arrays, index):
-    """The cotangent of the assigned value: g at the positions it was written to (only the
-    kept writes when integer indices repeat), summed over the axes it was broadcast along."""
-    picked = getitem(g, *arrays, index=index)
-    if any(dtype_of(a).kind in "iu" for a in arrays):
-        from . import compare as C
-
-        won = setitem_winners(*arrays, index=index, shape=shape_of(x))
-        picked = C.select(won, picked, zeros_like(picked))
-    return unbroadcast(picked, value)
-
-
-def _setitem_jvp(primals, tangents, index):
-    """Linear in (x, value) together: the tangent is the same assignment of the tangents."""
-    x, value, *arrays = primals
-    tx, tv = tangents[0], tangents[1]
-    out = setitem(x, value, *arrays, index=index)
-    if tx is None and tv is None:
-        return out, None
-    return out, setitem(zeros_like(x) if tx is None else tx, 0 if tv is None else tv,
-                        *arrays, index=index)
-
-
-setitem.vjp = (lambda g, ans, x, value, *arrays, index: setitem(g, 0, *arrays, index=index),
-               _setitem_value_vjp)
-setitem.jvp_all = _setitem_jvp
-
-
 # --- concat -------------------------------------------------------------------------------
 def _concat_impl(*xs, axis):
     try:
@@ -474,130 +241,6 @@ def _batch_broadcast(args, dims, shape):
     return broadcast_to(x, shape=shape_of(x)[:1] + tuple(shape)), 0
 
 
-def _advanced(parts: tuple) -> list:
-    """Positions of the index parts NumPy treats as advanced: the arrays and, once there is
-    one, the ints and Python bools too (so ``x[0, :, idx]`` has separated advanced parts)."""
-    if not any(isinstance(p, ArraySlot) for p in parts):
-        return []
-    return [i for i, p in enumerate(parts) if isinstance(p, (ArraySlot, int))]
-
-
-def _consumed(parts: tuple, arrays: tuple) -> int:
-    """The axes of one example that the index parts use up (a mask: as many as it has)."""
-    n = 0
-    for p in parts:
-        if isinstance(p, ArraySlot):
-            a = arrays[p.pos]
-            n += len(shape_of(a)) if dtype_of(a) == np.bool_ else 1
-        elif isinstance(p, slice) or (isinstance(p, int) and not isinstance(p, bool)):
-            n += 1
-    return n
-
-
-def _example_ndim(a: Any, d: int | None) -> int:
-    return len(shape_of(a)) - (d is not None)
-
-
-def _batch_index(index: Any, arrays: tuple, adims: tuple, ndim: int, size: int,
-                 x_batched: bool) -> tuple:
-    """How to index a whole batch at once. ``arrays`` are the index tensors of ``index``
-    with their batch axes ``adims`` (None: shared by all examples; boolean ones are never
-    batched here), ``ndim`` the rank of one example of the indexed value.
-
-    Returns ``(index, arrays, x_axis, out_axis)``: the indexed value with its batch axis at
-    ``x_axis`` (None: not batched), indexed by the new index and arrays, gives the batch of
-    results with its batch axis at ``out_axis``."""
-    parts = index if isinstance(index, tuple) else (index,)
-    adv = _advanced(parts)
-    adjacent = not adv or adv[-1] - adv[0] + 1 == len(adv)
-    # the rank of the broadcast advanced indices of one example (a mask stands for 1-D ones)
-    rank = max([1 if dtype_of(a) == np.bool_ else _example_ndim(a, d)
-                for a, d in zip(arrays, adims)], default=0)
-    if all(d is None for d in adims):
-        # Only the value is batched: a full slice for its batch axis, which stays in front
-        # unless NumPy moves separated advanced indices there.
-        return (slice(None),) + parts, arrays, 0, 0 if adjacent else rank
-    # Batched indices line up, batch axis first, with the shared ones (NumPy broadcasting);
-    # the broadcast shape, batch axis first, lands where one example's advanced shape does:
-    # in place of adjacent advanced parts, else in front.
-    where = adv[0] if adjacent else 0
-    spread = ndim - _consumed(parts, arrays)  # the axes an Ellipsis stands for
-    lead = parts[:where]  # basic parts: slices, None, Ellipsis
-    arrays = tuple(a if d is None else B._rank_up(B.to_front(a, d), rank)
-                   for a, d in zip(arrays, adims))
-    x_axis = sum(spread if p is Ellipsis else p is not None for p in lead)
-    out_axis = sum(spread if p is Ellipsis else 1 for p in lead)
-    if not x_batched:
-        return index, arrays, None, out_axis
-    # A batched value pairs example b with index b: an index arange(size) on its batch axis,
-    # placed among the advanced parts so that they stay where they were.
-    batch = Tensor(np.arange(size).reshape((size,) + (1,) * rank))
-    new = parts[:where] + (ArraySlot(len(arrays)),) + parts[where:]
-    return new, arrays + (batch,), x_axis, out_axis
-
-
-def _batched_masks(arrays: tuple, adims: tuple) -> bool:
-    return any(d is not None and dtype_of(a) == np.bool_ for a, d in zip(arrays, adims))
-
-
-_MASK_HINT = ("a boolean-mask index inside vmap selects as many elements as each example "
-              "has True values; keep the shape fixed with ops.select or ops.masked_fill instead")
-
-
-def _batch_getitem(args, dims, index):
-    x, arrays, xd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
-    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
-    if _batched_masks(arrays, adims):  # per-example shapes that depend on the values
-        from ..ad.batching import _loop
-
-        return _loop(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
-    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims,
-                                                 _example_ndim(x, xd), size, xd is not None)
-    if x_axis is not None:
-        x = B.moveaxis(x, xd, x_axis)
-    return getitem(x, *arrays, index=new), out_axis
-
-
-def _batch_index_add(args, dims, index, shape):
-    g, arrays, gd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
-    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
-    if _batched_masks(arrays, adims):
-        from ..ad.batching import _loop
-
-        return _loop(index_add, list(args), list(dims), {"index": index, "shape": shape}, size)
-    # the transpose of the batched getitem of a batched value of ``shape``
-    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, len(shape), size, True)
-    g = B.broadcast_batch(g, size) if gd is None else g
-    g = B.moveaxis(g, 0 if gd is None else gd, out_axis)
-    out_shape = tuple(shape[:x_axis]) + (size,) + tuple(shape[x_axis:])
-    return index_add(g, *arrays, index=new, shape=out_shape), x_axis
-
-
-def _batch_setitem(args, dims, index):
-    x, value, arrays = args[0], args[1], tuple(args[2:])
-    xd, vd, adims = dims[0], dims[1], tuple(dims[2:])
-    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
-    if _batched_masks(arrays, adims):
-        from ..ad.batching import _loop
-
-        return _loop(setitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
-    ndim = _example_ndim(x, xd)
-    rank = target_rank(ndim, index, arrays, adims)  # of one example's x[index]
-    # the batched x[index] has one example's target shape with the batch axis at out_axis
-    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, ndim, size, True)
-    if xd is None:
-        x, xd = B.broadcast_batch(x, size), 0
-    x = B.moveaxis(x, xd, x_axis)
-    if vd is None:
-        if isinstance(value, Tensor):  # line its axes up with the target's, a 1 for the batch
-            vs = shape_of(value)
-            vs = (1,) * (rank - len(vs)) + vs
-            value = reshape(value, shape=vs[:out_axis] + (1,) + vs[out_axis:])
-    else:
-        value = B.moveaxis(B._rank_up(B.to_front(value, vd), rank), 0, out_axis)
-    return setitem(x, value, *arrays, index=new), x_axis
-
-
 def _batch_concat(args, dims, axis):
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     parts = [B.broadcast_batch(a, size) if d is None else B.to_front(a, d)
@@ -626,35 +269,15 @@ stack.batch = _batch_stack
 unstack.batch = _batch_unstack
 transpose.batch = _batch_transpose
 broadcast_to.batch = _batch_broadcast
-getitem.batch = _batch_getitem
-index_add.batch = _batch_index_add
-setitem.batch = _batch_setitem
 concat.batch = _batch_concat
 
 from . import taylor_rules as T  # noqa: E402
 
-for _p in (cast, reshape, transpose, broadcast_to, getitem, index_add):
+for _p in (cast, reshape, transpose, broadcast_to):
     _p.taylor = T.linear(_p)
 concat.taylor = T.concat_rule
 
 
-def _setitem_taylor(primals, series, index):
-    """Linear in (x, value) together: assign the value's coefficients into x's."""
-    if any(s is not None for s in series[2:]):
-        raise TypeError("Taylor mode for SetItem: the index tensors cannot vary.")
-    x, value, *arrays = primals
-    sx, sv = series[0], series[1]
-    coeffs = []
-    for k in range(len(sx if sx is not None else sv)):
-        cx = None if sx is None else sx[k]
-        cv = None if sv is None else sv[k]
-        coeffs.append(None if cx is None and cv is None else
-                      setitem(zeros_like(x) if cx is None else cx, 0 if cv is None else cv,
-                              *arrays, index=index))
-    return setitem(x, value, *arrays, index=index), coeffs
-
-
-setitem.taylor = _setitem_taylor
 
 
 def _split_taylor(primals, series, axis, sizes):
@@ -689,3 +312,7 @@ def _unstack_taylor(primals, series, axis):
 
 stack.taylor = _stack_taylor
 unstack.taylor = _unstack_taylor
+
+# the indexing primitives, where the rest of the package has always found them
+from .getitem import (ArraySlot, build_index, getitem, index_add, setitem,  # noqa: E402,F401
+                      setitem_winners, target_rank)
