@@ -232,15 +232,19 @@ def _setitem_value_vjp(g, ans, x, value, *arrays, index):
     return unbroadcast(picked, value)
 
 
+def _assigned(x, cx, cv, arrays, index):
+    """setitem is linear in (x, value) together: a tangent or Taylor coefficient of the
+    result is the same assignment of the coefficients (None where both are zero)."""
+    if cx is None and cv is None:
+        return None
+    return setitem(zeros_like(x) if cx is None else cx, 0 if cv is None else cv, *arrays,
+                   index=index)
+
+
 def _setitem_jvp(primals, tangents, index):
-    """Linear in (x, value) together: the tangent is the same assignment of the tangents."""
     x, value, *arrays = primals
-    tx, tv = tangents[0], tangents[1]
     out = setitem(x, value, *arrays, index=index)
-    if tx is None and tv is None:
-        return out, None
-    return out, setitem(zeros_like(x) if tx is None else tx, 0 if tv is None else tv,
-                        *arrays, index=index)
+    return out, _assigned(x, tangents[0], tangents[1], arrays, index)
 
 
 setitem.vjp = (lambda g, ans, x, value, *arrays, index: setitem(g, 0, *arrays, index=index),
@@ -387,18 +391,12 @@ index_add.taylor = T.linear(index_add)
 
 
 def _setitem_taylor(primals, series, index):
-    """Linear in (x, value) together: assign the value's coefficients into x's."""
     if any(s is not None for s in series[2:]):
         raise TypeError("Taylor mode for SetItem: the index tensors cannot vary.")
     x, value, *arrays = primals
     sx, sv = series[0], series[1]
-    coeffs = []
-    for k in range(len(sx if sx is not None else sv)):
-        cx = None if sx is None else sx[k]
-        cv = None if sv is None else sv[k]
-        coeffs.append(None if cx is None and cv is None else
-                      setitem(zeros_like(x) if cx is None else cx, 0 if cv is None else cv,
-                              *arrays, index=index))
+    coeffs = [_assigned(x, None if sx is None else sx[k], None if sv is None else sv[k],
+                        arrays, index) for k in range(len(sx if sx is not None else sv))]
     return setitem(x, value, *arrays, index=index), coeffs
 
 
