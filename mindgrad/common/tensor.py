@@ -19,12 +19,14 @@ _NO: dict = {}
 
 
 def _fast(t: "Tensor", o: Any) -> bool:
-    """Whether ``t <op> o`` may bind the primitive directly: a Tensor, a Python int, or a
-    Python float with a float tensor. Anything else goes through the functional front-end,
-    which converts operands and promotes an integer tensor meeting a float scalar."""
+    """Whether ``t <op> o`` may bind the primitive directly: a Tensor, a Python float with a
+    float tensor, or a Python int with a tensor that is not bool. Anything else goes through
+    the functional front-end, which converts operands and promotes scalars as MindSpore."""
     if type(o) is float:
         return t._data.dtype.kind in "fc"
-    return type(o) is int or isinstance(o, Tensor)
+    if type(o) is int:
+        return t._data.dtype.kind != "b"
+    return isinstance(o, Tensor)
 
 
 def one_element(arr: Any, op: str) -> Any:

@@ -59,20 +59,29 @@ def _binary(prim, name: str, promote: bool = False):
 
 
 def promote_scalar(x: Any, y: Any) -> tuple:
-    """MindSpore's float scalars are weakly typed: one (a NumPy float64 scalar too) takes the
-    tensor's float dtype, and an integer or bool tensor meeting one becomes float32 (NumPy
-    would give float64 in both cases). Integer tensors divided by integers still give
-    float64, as in NumPy."""
+    """MindSpore's scalars are weakly typed: a float one (a NumPy float64 scalar too) takes
+    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32; a
+    bool tensor meeting a Python int becomes int32 (NumPy would give float64 and int64).
+    Integer tensors divided by integers still give float64, as in NumPy."""
     if isinstance(y, float):
         if isinstance(x, Tensor):
             return _float_tensor(x), float(y)
-    elif isinstance(x, float) and isinstance(y, Tensor):
-        return float(x), _float_tensor(y)
+    elif isinstance(x, float):
+        if isinstance(y, Tensor):
+            return float(x), _float_tensor(y)
+    elif type(y) is int and isinstance(x, Tensor):
+        return _int_from_bool(x), y
+    elif type(x) is int and isinstance(y, Tensor):
+        return x, _int_from_bool(y)
     return x, y
 
 
 def _float_tensor(t: Tensor) -> Tensor:
     return S.cast(t, dtype=np.dtype(np.float32)) if t._data.dtype.kind in "biu" else t
+
+
+def _int_from_bool(t: Tensor) -> Tensor:
+    return S.cast(t, dtype=np.dtype(np.int32)) if t._data.dtype.kind == "b" else t
 
 
 def _unary(prim, name: str):
