@@ -10,7 +10,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import pop_trace, push_trace, state, unbound
+from ..core.primitive import pop_trace, push_trace, state
 from ..core.tree import flatten, tree_map
 from ..prims import shape as S
 from .forward import ForwardTrace
@@ -111,7 +111,7 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             p._sub, p._trace = t, trace
             state.substituted += 1
             weight_ids.append(t.idx)
-        out = unbound(fn(*new_args))
+        out = fn(*new_args)
     finally:
         for p, sub, tr in reversed(saved):
             p._sub, p._trace = sub, tr
@@ -134,7 +134,7 @@ def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, A
     trace = push_trace(ForwardTrace())
     try:
         args = [trace.new_tracer(_resolve(p), t) for p, t in zip(primals, tangents)]
-        out = unbound(fn(*args))
+        out = fn(*args)
     finally:
         pop_trace(trace)
     out_p = tree_map(trace.primal_of, out)
@@ -166,7 +166,7 @@ def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0
     try:
         targs = [a if ax is None else trace.new_tracer(_resolve(a), ax % a.ndim)
                  for a, ax in zip(args, in_axes)]
-        out = unbound(fn(*targs))
+        out = fn(*targs)
     finally:
         pop_trace(trace)
     leaves, tree = flatten(out)

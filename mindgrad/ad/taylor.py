@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..core.primitive import (Primitive, Trace, Tracer, bind, pop_trace, push_trace,
-                              unbound)
+from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
 from ..core.tree import flatten, unflatten
 
 
@@ -60,7 +59,7 @@ def taylor_call(fn: Callable, primals: Sequence, series: Sequence, order: int) -
         return out, unflatten(tree, [[] for _ in leaves])
     trace = push_trace(TaylorTrace(order))
     try:
-        out = unbound(fn(*[trace.new_tracer(p, s) for p, s in zip(primals, series)]))
+        out = fn(*[trace.new_tracer(p, s) for p, s in zip(primals, series)])
     finally:
         pop_trace(trace)
     leaves, tree = flatten(out)

@@ -52,13 +52,31 @@ def _default_array(data: Any, xp) -> Any:
     return xp.asarray(arr)
 
 
+def rebind_error(target: "Tensor", new: "Tensor") -> TypeError:
+    """An assignment whose result a transformation traces but ``target`` cannot follow."""
+    by = _TRACED_BY.get(type(new).__name__, type(new).__name__)
+    what = "a constant tensor" if target._trace is None else \
+        f"a tensor that only an outer transformation traces ({type(target).__name__})"
+    return TypeError(
+        f"For 'setitem', cannot assign a value that {by} traces (it depends on the "
+        f"transformed inputs) into {what}: a tensor made without the traced inputs (by "
+        f"Tensor(...), ops.zeros, ops.zeros_like, ...) keeps its identity and cannot start "
+        f"carrying a traced value. Build the result from the traced values instead (ops.concat "
+        f"or ops.stack of the pieces, ops.select(mask, value, x), "
+        f"ops.tensor_scatter_update(x, indices, value)), or assign into a tensor computed "
+        f"from the inputs (for example y = x * 0).")
+
+
+_TRACED_BY = {"ReverseTracer": "grad/vjp (reverse mode)", "ForwardTracer": "jvp (forward mode)",
+              "BatchTracer": "vmap", "TaylorTracer": "jet (Taylor mode)",
+              "GraphTracer": "GRAPH-mode tracing"}
+
+
 class Tensor:
     """A MindSpore Tensor. ``Tensor(data, dtype=None)`` accepts numbers, bools, (nested) lists
     and tuples, NumPy arrays and other Tensors."""
 
-    # ``_bound``: the tracer a tensor stands for once a traced value of another kind is
-    # assigned into it (core.primitive.Standing); plain tensors never set it
-    __slots__ = ("_data", "_bound", "__weakref__")
+    __slots__ = ("_data", "__weakref__")
     _trace = None  # plain tensors belong to no trace (tracers override this)
     __array_priority__ = 100  # make ``ndarray * Tensor`` call Tensor.__rmul__
 
@@ -235,16 +253,19 @@ class Tensor:
 
     def _become(self, new: "Tensor") -> None:
         """Make this object refer to ``new``, the result of an assignment into it."""
-        from ..core.primitive import take_form
+        trace = new._trace
+        if trace is None:
+            self._data = new._data
+            return
         from ..graph.trace import current_graph_trace
 
         graph = current_graph_trace()
-        if type(self) is Tensor and graph is not None and new._trace is graph:
+        if trace is graph and graph is not None:
             # A constant tensor inside a GRAPH-mode trace: the trace records the new value
             # under this tensor's identity, so later operations on it read the new value.
             graph.rebind(self, new)
             return
-        take_form(self, new)
+        raise rebind_error(self, new)
 
     # --- methods ----------------------------------------------------------------------------
     def astype(self, dtype): return F.cast(self, dtype)

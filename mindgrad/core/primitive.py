@@ -139,6 +139,16 @@ class Tracer(Tensor):
         beneath (a derivative trace's values carry no state of their own)."""
         return self.__lower__()
 
+    def _become(self, new: Tensor) -> None:
+        """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
+        the same trace), so this object stays the one the trace and the user hold."""
+        if type(new) is not type(self) or new._trace is not self._trace:
+            from ..common.tensor import rebind_error
+
+            raise rebind_error(self, new)
+        for name in _slot_names(type(self)):
+            setattr(self, name, getattr(new, name))
+
     def __bool__(self) -> bool:
         return bool(self.__lower__())
 
@@ -152,99 +162,16 @@ class Tracer(Tensor):
         return int(self.__lower__())
 
 
-def _active(trace: Trace) -> bool:
-    return trace.level < len(state.stack) and state.stack[trace.level] is trace
+_SLOTS: dict = {}
 
 
-class Standing:
-    """What a tensor turns into when ``x[index] = value`` gives it a traced value of a kind
-    its own type cannot hold (``y = ops.zeros(3); y[0] = f(x)`` inside ``grad``: a plain
-    tensor, or a GRAPH-mode tracer, meets a reverse-mode tracer). An object's type can only
-    change to one with the same layout, so each tensor type gets a subclass with this mixin
-    (``standing_class``): the tensor then stands for the tracer in ``_bound``, and what
-    traces read from an argument (``_trace``, ``_data``, ``primal``, ``idx``, ...) comes from
-    that tracer while its trace runs. Once the trace has ended, the first read lowers it to
-    the value beneath and, when that has the tensor's own type, the tensor takes its form
-    back (as a transformation's outputs are lowered)."""
-
-    __slots__ = ()
-
-    @property
-    def _trace(self):
-        return self._live()._trace
-
-    @property
-    def _data(self):
-        return self._live()._data
-
-    def __getattr__(self, name: str) -> Any:
-        if name == "_bound":  # not set: nothing to stand for
-            raise AttributeError(name)
-        return getattr(self._live(), name)
-
-    def _live(self) -> Tensor:
-        t = self._bound
-        while isinstance(t, Tracer) and not _active(t._trace):
-            t = t.__lower__()
-        if type(t) is type(self).__mro__[2]:
-            take_form(self, t)
-            return self
-        self._bound = t
-        return t
-
-
-_STANDING: dict = {}
-
-
-def standing_class(cls: type) -> type:
-    """The Standing subclass of tensor type ``cls`` (same layout, so an object may switch)."""
-    sub = _STANDING.get(cls)
-    if sub is None:
-        sub = _STANDING[cls] = type("Standing" + cls.__name__, (Standing, cls),
-                                    {"__slots__": (), "__module__": __name__})
-    return sub
-
-
-def _fields(cls: type) -> list:
-    """The storage descriptors of a tensor type: every slot of it and its bases."""
-    return [c.__dict__[n] for c in cls.__mro__ for n in c.__dict__.get("__slots__", ())
-            if n not in ("__weakref__", "_bound")]
-
-
-def take_form(target: Tensor, new: Tensor) -> None:
-    """Make ``target`` hold ``new`` (the result of an assignment into it): it takes over
-    ``new``'s fields where ``new`` has its own type (for a tracer, of the same trace); it
-    stands for ``new`` otherwise."""
-    base = type(target).__mro__[2] if isinstance(target, Standing) else type(target)
-    # (a Standing target's binding has ended by the time a value of its own type reaches it)
-    if type(new) is base and (not isinstance(new, Tracer) or isinstance(target, Standing)
-                              or new._trace is target._trace):
-        for slot in _fields(base):
-            try:
-                slot.__set__(target, slot.__get__(new))
-            except AttributeError:  # a slot the new value never set
-                pass
-        target.__class__ = base
-        return
-    for slot in _fields(base):  # emptied, so that reads of them reach the tracer it stands for
-        try:
-            slot.__delete__(target)
-        except AttributeError:
-            pass
-    target.__class__ = standing_class(base)
-    target._bound = new
-
-
-def unbound(out: Any) -> Any:
-    """A transformation's output with each Standing tensor replaced by the tracer it stands
-    for, read while the trace still runs (after it, the tensor turns back into its value)."""
-    if isinstance(out, Standing):
-        return out._bound
-    if isinstance(out, (tuple, list, dict)):
-        from .tree import tree_map
-
-        return tree_map(lambda o: o._bound if isinstance(o, Standing) else o, out)
-    return out
+def _slot_names(cls: type) -> tuple:
+    """The fields a tracer type keeps (its slots and its bases', less Tensor's own)."""
+    names = _SLOTS.get(cls)
+    if names is None:
+        names = _SLOTS[cls] = tuple(n for c in cls.__mro__ if issubclass(c, Tracer)
+                                    for n in c.__dict__.get("__slots__", ()))
+    return names
 
 
 def _resolve_params(args: Sequence) -> tuple:
