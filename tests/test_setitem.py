@@ -287,3 +287,53 @@ def test_traced_value_into_a_constant_tensor_says_what_to_do() -> None:
         return (y * y).sum()
 
     np.testing.assert_array_equal(ops.grad(g)(T([1.0, 2.0])).asnumpy(), [6, 6])
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_an_assignment_after_a_use_keeps_that_use_gradient(mode) -> None:
+    """Reverse mode keeps the operands it recorded: assigning into a tensor (or setting a
+    Parameter) after using it does not change the earlier use's gradient."""
+    wrap = ms.jit if mode == "graph" else (lambda f: f)
+    x = T([1.0, 2.0])
+
+    def constant(z):
+        y = ops.zeros(2, ms.float32)
+        y[0] = 3.0
+        w = (z * y).sum()  # dw/dz = [3, 0]
+        y[0] = 7.0
+        return w + (y * z).sum() * 0.0
+
+    np.testing.assert_array_equal(wrap(ops.grad(constant))(x).asnumpy(), [3.0, 0.0])
+    np.testing.assert_array_equal(ops.jacrev(constant)(x).asnumpy(), [3.0, 0.0])
+
+    def traced(z):
+        y = z * 1.0
+        w = (y * y).sum()
+        y[0] = 5.0  # y = [5, z1] from here on
+        return w + y.sum()  # gradient [2 z0, 2 z1 + 1]
+
+    np.testing.assert_array_equal(wrap(ops.grad(traced))(x).asnumpy(), [2.0, 5.0])
+
+    p = ms.Parameter(T([2.0, 2.0]), name="p")
+
+    def parameter(z):
+        w = (z * p).sum()
+        p.set_data(T([9.0, 9.0]))
+        return w
+
+    np.testing.assert_array_equal(wrap(ops.grad(parameter))(x).asnumpy(), [2.0, 2.0])
+
+
+def test_an_outer_tensor_changed_inside_an_inner_gradient() -> None:
+    def outer(x):
+        y = x * 1.0
+
+        def inner(z):
+            w = (z * y).sum()  # its gradient in z is y as it is here: x
+            y[0] = 7.0
+            return w
+
+        return ops.grad(inner)(x)
+
+    np.testing.assert_array_equal(ops.grad(lambda x: outer(x).sum())(T([1.0, 2.0])).asnumpy(),
+                                  [1.0, 1.0])

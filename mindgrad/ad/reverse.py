@@ -15,7 +15,7 @@ from typing import Any, Callable, Sequence
 
 from ..common.tensor import Tensor
 from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
-                              state)
+                              snapshot, state)
 from ..prims.arith import add
 from ..prims.shape import zeros_like
 
@@ -86,6 +86,18 @@ class ReverseTrace(Trace):
         prim = Primitive(name, fun, multiple_results=multiple)
         prim.vjp_all = lambda g, ans, *xs, **_: bwd(xs, ans, g)
         return self._record(prim, {}, ids, primals, tuple(out) if multiple else out)
+
+    def keep_value(self, obj: Any) -> None:
+        """``obj`` is about to change in place: the entries that hold it as an operand get
+        its present value instead (see ``before_change``)."""
+        kept = None
+        for entry in self.tape:
+            primals = entry[3]
+            for i, p in enumerate(primals):
+                if p is obj:
+                    if kept is None:
+                        kept = snapshot(obj)
+                    primals[i] = kept
 
     def backward(self, seeds: Sequence[tuple[Any, Any]]) -> dict:
         """Propagate cotangents from ``(tracer, cotangent)`` seeds to every tracer of this

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..core.primitive import Tracer, state
+from ..core.primitive import Tracer, before_change, state
 from .tensor import Tensor
 
 
@@ -56,6 +56,8 @@ class Parameter(Tensor):
         compiled function returns the new value and the caller stores it on every call)."""
         while isinstance(data, Tracer) and hasattr(data, "primal"):
             data = data._assigned(self.name)  # a derivative trace's: the value beneath it
+        if state.stack:
+            before_change(self)  # uses already recorded keep the present value
         if state.dynamic is not None:
             graph = _graph_trace()
             if graph is not None:

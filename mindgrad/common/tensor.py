@@ -253,14 +253,17 @@ class Tensor:
 
     def _become(self, new: "Tensor") -> None:
         """Make this object refer to ``new``, the result of an assignment into it."""
-        trace = new._trace
-        if trace is None:
-            self._data = new._data
-            return
+        from ..core.primitive import before_change
         from ..graph.trace import current_graph_trace
 
+        trace = new._trace
+        if trace is None:
+            before_change(self)
+            self._data = new._data
+            return
         graph = current_graph_trace()
         if trace is graph and graph is not None:
+            before_change(self)
             # A constant tensor inside a GRAPH-mode trace: the trace records the new value
             # under this tensor's identity, so later operations on it read the new value.
             graph.rebind(self, new)

@@ -146,6 +146,7 @@ class Tracer(Tensor):
             from ..common.tensor import rebind_error
 
             raise rebind_error(self, new)
+        before_change(self)
         for name in _slot_names(type(self)):
             setattr(self, name, getattr(new, name))
 
@@ -172,6 +173,32 @@ def _slot_names(cls: type) -> tuple:
         names = _SLOTS[cls] = tuple(n for c in cls.__mro__ if issubclass(c, Tracer)
                                     for n in c.__dict__.get("__slots__", ()))
     return names
+
+
+def before_change(obj: Tensor) -> None:
+    """Call just before ``obj`` takes a new value in place (``x[i] = v``, ``set_data``): the
+    running traces that recorded ``obj`` itself as an operand (reverse mode's residuals)
+    keep the value it has now, so an assignment after a use does not change that use's
+    gradient."""
+    for trace in state.stack:
+        keep = getattr(trace, "keep_value", None)
+        if keep is not None:
+            keep(obj)
+
+
+def snapshot(obj: Tensor) -> Tensor:
+    """A new object holding ``obj``'s present value (arrays are never written in place, so
+    sharing them is safe): a tracer's fields copied, a plain value wrapped again, or, while
+    a GRAPH-mode function is traced, the graph's present value of it."""
+    if isinstance(obj, Tracer):
+        copy = object.__new__(type(obj))
+        for name in _slot_names(type(obj)):
+            setattr(copy, name, getattr(obj, name))
+        return copy
+    graph = state.dynamic
+    if graph is not None and hasattr(graph, "lift"):
+        return graph.lift(obj)
+    return Tensor._wrap(obj._data)
 
 
 def _resolve_params(args: Sequence) -> tuple:
