@@ -44,20 +44,11 @@ def _getitem_impl(x, *arrays, index):
     try:
         return x[build_index(index, arrays)]
     except IndexError as e:
-        raise IndexError(f"For 'getitem', index {_show_index(index, arrays)} is out of range "
+        raise IndexError(f"For 'getitem', index {describe_index(index, arrays)} is out of range "
                          f"for a tensor of shape {list(x.shape)}: {e}") from None
     except ValueError as e:  # a slice step of zero
-        raise ValueError(f"For 'getitem', index {_show_index(index, arrays)} is not valid "
+        raise ValueError(f"For 'getitem', index {describe_index(index, arrays)} is not valid "
                          f"for a tensor of shape {list(x.shape)}: {e}") from None
-
-
-def _show_index(template: Any, arrays: tuple) -> str:
-    """The index of an error message, with each index tensor shown by its dtype and shape
-    instead of its slot in the template."""
-    parts = template if isinstance(template, tuple) else (template,)
-    shown = [f"<{arrays[p.pos].dtype} tensor of shape {list(arrays[p.pos].shape)}>"
-             if isinstance(p, ArraySlot) else repr(p) for p in parts]
-    return shown[0] if not isinstance(template, tuple) else f"({', '.join(shown)})"
 
 
 _FULL = slice(None)
