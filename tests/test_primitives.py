@@ -778,6 +778,24 @@ def test_pow_derivative_where_ans_over_x_is_not_exact() -> None:
                                rtol=1e-14)
 
 
+def test_pow_higher_derivatives_at_zero_are_finite() -> None:
+    """The third derivative of x ** 2 reaches x ** 0, whose slope is 0 also at x = 0 (it
+    was 0 * 0 ** -1 = NaN); likewise a tensor exponent of 0. Found by the random
+    compositions (``(x - y) ** 2`` with x == y)."""
+    x = ms.Tensor(np.array([0.0, 1.5, -2.0]))
+    third = ops.grad(ops.grad(ops.grad(lambda x: (x ** 2).sum())))(x)
+    np.testing.assert_array_equal(third.asnumpy(), [0.0, 0.0, 0.0])
+    one = ms.Tensor(np.ones(3))
+    _, t3 = ops.jvp(lambda x: ops.jvp(lambda x: ops.jvp(lambda x: x ** 2, x, one)[1], x,
+                                      one)[1], x, one)
+    np.testing.assert_array_equal(t3.asnumpy(), [0.0, 0.0, 0.0])
+    y = ms.Tensor(np.array([0.0, 0.0, 1.0]))
+    gx = ops.grad(lambda a, b: (a ** b).sum())(x, y)
+    np.testing.assert_array_equal(gx.asnumpy(), [0.0, 0.0, 1.0])
+    second = ops.grad(ops.grad(lambda a, b: (a ** b).sum()))(x, ms.Tensor(np.ones(3)))
+    np.testing.assert_array_equal(second.asnumpy(), [0.0, 0.0, 0.0])
+
+
 def test_relu6_and_clip_gradients_at_the_bounds() -> None:
     """relu6 passes the gradient strictly inside (0, 6) (MindSpore's ReLU6Grad); clamp with
     constant bounds passes it where x is unclipped, bounds included (ties go to x, as with

@@ -122,7 +122,11 @@ def _pow_impl(x, y):
 def _pow_dx(x, y, ans):
     # d/dx x**y = y * x**(y-1): y * ans / x where that quotient is exact enough, the power
     # itself elsewhere (x = 0 stays finite), see pow_dx. A Python exponent stays a Python
-    # number, so it never changes the result's dtype.
+    # number, so it never changes the result's dtype. x ** 0 is constant: its slope is an
+    # exact 0, also at x = 0, where 0 * x ** -1 would be NaN (and higher derivatives of
+    # x ** 2 reach x ** 0).
+    if isinstance(y, (int, float)) and y == 0:
+        return S.zeros_like(ans)
     if isinstance(y, (int, float)) and (y - 1 in _POW_FAST or y - 1 in (0, 1)):
         return mul(y, pow_(x, y - 1))  # a power as cheap as a division
     return pow_dx(x, y, ans)
@@ -151,7 +155,11 @@ def _pow_dx_impl(x, y, ans):
 
     def exact():
         y1 = y - 1 if isinstance(y, (int, float)) else xp.subtract(y, 1)  # Python stays Python
-        return xp.multiply(y, xp.power(x, y1))
+        slope = xp.multiply(y, xp.power(x, y1))
+        if not isinstance(y, (int, float)):
+            # an exponent of 0 has slope 0, also at x = 0 (0 * 0 ** -1 would be NaN)
+            slope = xp.where(xp.equal(y, 0), xp.zeros_like(slope), slope)
+        return slope
 
     if getattr(ans, "ndim", 0) == 0 or ans.dtype.kind != "f":
         return exact()
