@@ -273,7 +273,7 @@ def test_shape_errors_name_op_and_shapes() -> None:
     (lambda x: ops.cumsum(x, 2), ValueError, r"'cumsum'.*2"),
     (lambda x: ops.softmax(x, 3), ValueError, r"3"),
     (lambda x: ops.split(x, 1, 2), ValueError, r"'split'.*2"),
-    (lambda x: ops.sum(x, (0, 0)), ValueError, r"^For 'reduce_sum', 'axis' must not repeat an "
+    (lambda x: ops.sum(x, (0, 0)), ValueError, r"^For 'sum', 'axis' must not repeat an "
      r"axis, but got \(0, 0\): axis 0 of a tensor of rank 2 appears 2 times\.$"),
     (lambda x: ops.reduce_mean(x, (1, -1)), ValueError, r"'reduce_mean'.*\(1, -1\).*axis 1"),
     (lambda x: ops.outer(x, x[0]), ValueError,

@@ -53,7 +53,7 @@ def _binary(prim, name: str, promote: bool = False):
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
         return prim(*promote_scalar(x, y)) if promote else prim(x, y)
 
-    op.__name__ = name
+    _name_front_end(op, name)
     op.__doc__ = f"Elementwise {prim.name} with broadcasting."
     return op
 
@@ -84,11 +84,18 @@ def _int_from_bool(t: Tensor) -> Tensor:
     return S.cast(t, dtype=np.dtype(np.int32)) if t._data.dtype.kind == "b" else t
 
 
+def _name_front_end(op: Callable, name: str) -> None:
+    """Give a generated front end the MindSpore function's name. Python's own argument
+    errors use ``__qualname__`` (``sin() got an unexpected keyword argument 'foo'``), and
+    tracebacks and ``repr`` the name, so both are set."""
+    op.__name__ = op.__qualname__ = name
+
+
 def _unary(prim, name: str):
     def op(x: Any) -> Tensor:
         return prim(_tensor(x, name))
 
-    op.__name__ = name
+    _name_front_end(op, name)
     op.__doc__ = f"Elementwise {prim.name}."
     return op
 
@@ -245,6 +252,11 @@ def hardswish(x: Any) -> Tensor:
     return U.hswish(_tensor(x, "hardswish"))
 
 
+def _is_int(v: Any) -> bool:
+    """A Python or NumPy int, not a bool."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
 def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -376,8 +388,25 @@ def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
+    """The numbers from ``start`` (inclusive) to ``end`` (exclusive) in steps of ``step``;
+    ``arange(n)`` counts from 0. A zero step, or one leading away from ``end``, is a
+    ValueError, as in MindSpore."""
     if end is None:
         start, end = 0, start
+    bounds = {"start": start, "end": end, "step": step}
+    for arg, v in bounds.items():
+        if isinstance(v, Tensor) and v.ndim == 0:
+            v = bounds[arg] = v.item()
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"For 'arange', '{arg}' must be an int, a float or a 0-D Tensor, "
+                            f"but got {type(v).__name__}.")
+    start, end, step = bounds["start"], bounds["end"], bounds["step"]
+    if step == 0:
+        raise ValueError("For 'arange', 'step' must not be 0.")
+    if (end - start) * step < 0:
+        raise ValueError(f"For 'arange', 'step' {step} leads away from 'end': it must be "
+                         f"{'positive' if end > start else 'negative'} to go from {start} "
+                         f"to {end}.")
     arr = np.arange(start, end, step)
     return Tensor(arr, dtype=dtype) if dtype is not None else Tensor(arr.tolist() if arr.size else arr)
 
@@ -402,18 +431,26 @@ def stop_gradient(x: Any) -> Any:
 
 
 # --- shapes ---------------------------------------------------------------------------------
-def _axis(axis: int, ndim: int, op: str) -> int:
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f"For '{op}', 'axis' must be an int, but got {type(axis).__name__}.")
-    if not -ndim <= axis < builtins.max(ndim, 1):
-        raise ValueError(f"For '{op}', 'axis' must be in range [{-ndim}, {ndim}), but got "
-                         f"{axis}.")
-    return int(axis) % builtins.max(ndim, 1)
+def _axis(axis: int, ndim: int, op: str, arg: str = "axis") -> int:
+    """One axis of a tensor of rank ``ndim``, normalized to ``[0, ndim)``. A 0-d tensor
+    takes 0 and -1 (as MindSpore's reductions do) and gives 0."""
+    if not _is_int(axis):
+        raise TypeError(f"For '{op}', '{arg}' must be an int, but got {type(axis).__name__}.")
+    n = builtins.max(ndim, 1)
+    if not -n <= axis < n:
+        raise ValueError(f"For '{op}', '{arg}' must be in range [{-n}, {n}), but got {axis} "
+                         f"(out of range for a tensor of rank {ndim}).")
+    return int(axis) % n
 
 
 def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
-    """Normalize a reduction axis spec: None or () means all axes."""
+    """Normalize a reduction axis spec: None or () means all axes. A 0-d tensor has only
+    itself to reduce: its axes 0 and -1 are all of it (None)."""
     if axis is None or (isinstance(axis, (tuple, list)) and len(axis) == 0):
+        return None
+    if ndim == 0:
+        for a in (axis if isinstance(axis, (tuple, list)) else (axis,)):
+            _axis(a, 0, op)
         return None
     if isinstance(axis, (tuple, list)):
         axes = [_axis(a, ndim, op) for a in axis]
@@ -595,19 +632,29 @@ def unstack(input_x: Any, axis: int = 0) -> tuple:
 def split(x: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
     """Split into chunks of a given size, or of the sizes in a list."""
     x = _tensor(x, "split")
+    if x.ndim == 0:
+        raise ValueError("For 'split', 'x' must have rank >= 1, but got a scalar.")
     a = _axis(axis, x.ndim, "split")
     n = x.shape[a]
-    if isinstance(split_size_or_sections, int):
-        sizes = [split_size_or_sections] * (n // split_size_or_sections)
-        if n % split_size_or_sections:
-            sizes.append(n % split_size_or_sections)
+    chunk = split_size_or_sections
+    if _is_int(chunk):
+        if chunk <= 0:
+            raise ValueError(f"For 'split', 'split_size_or_sections' must be a positive int "
+                             f"(the size of each chunk), but got {chunk}.")
+        sizes = [int(chunk)] * (n // chunk)
+        if n % chunk:
+            sizes.append(n % chunk)
+    elif isinstance(chunk, (tuple, list)):
+        sizes = list(chunk)
+        if builtins.any(not _is_int(s) or s < 0 for s in sizes):
+            raise ValueError(f"For 'split', sections must be non-negative ints, but got "
+                             f"{sizes}.")
     else:
-        sizes = list(split_size_or_sections)
+        raise TypeError(f"For 'split', 'split_size_or_sections' must be an int or a tuple or "
+                        f"list of ints, but got {type(chunk).__name__}.")
     if builtins.sum(sizes) != n:
         raise ValueError(f"For 'split', sections {sizes} do not add up to the size {n} of "
                          f"axis {a} of a tensor of shape {list(x.shape)}.")
-    if builtins.any(not isinstance(s, (int, np.integer)) or s < 0 for s in sizes):
-        raise ValueError(f"For 'split', sections must be non-negative ints, but got {sizes}.")
     if not sizes:
         return ()
     return S.split(x, axis=a, sizes=tuple(int(s) for s in sizes))
@@ -892,16 +939,24 @@ def _reduces_nothing(x: Tensor) -> bool:
 
 
 def reduce_sum(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_sum")
-    axes = _axes(axis, x.ndim, "reduce_sum")
+    return _reduce_sum(x, axis, keep_dims, "reduce_sum")
+
+
+def _reduce_sum(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
+    x = _tensor(x, op)
+    axes = _axes(axis, x.ndim, op)
     if axes is None and _reduces_nothing(x):
         return x
     return R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
 
 
 def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_mean")
-    axes = _axes(axis, x.ndim, "reduce_mean")
+    return _reduce_mean(x, axis, keep_dims, "reduce_mean")
+
+
+def _reduce_mean(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
+    x = _tensor(x, op)
+    axes = _axes(axis, x.ndim, op)
     if axes is None and _reduces_nothing(x):
         return x
     if x._data.dtype.kind in "fc":
@@ -911,42 +966,68 @@ def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     return A.div(total, R.count(x.shape, axes))
 
 
+def _empty_slices(x: Tensor, axes: tuple | None) -> bool:
+    """Whether reducing ``x`` over ``axes`` (all when None) reduces empty slices: then
+    there is no maximum, minimum or arg of one, though the sum (0) and product (1) exist."""
+    if x.size:
+        return False
+    if axes is None:
+        return True
+    return builtins.any(x.shape[a] == 0 for a in axes)
+
+
+def _nonempty(x: Tensor, axes: tuple | None, op: str) -> None:
+    if _empty_slices(x, axes):
+        where = "" if axes is None else f" along axis {axes[0] if len(axes) == 1 else axes}"
+        raise ValueError(f"For '{op}', the input of shape {list(x.shape)} has no element "
+                         f"to reduce{where}: the reduction of an empty slice is undefined.")
+
+
+def _reduce_extreme(x: Any, axis: Any, keep_dims: bool, op: str, prim: Any) -> Tensor:
+    x = _tensor(x, op)
+    axes = _axes(axis, x.ndim, op)
+    _nonempty(x, axes, op)
+    return prim(x, axis=axes, keepdims=bool(keep_dims))
+
+
 def reduce_max(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_max")
-    return R.reduce_max(x, axis=_axes(axis, x.ndim, "reduce_max"), keepdims=bool(keep_dims))
+    return _reduce_extreme(x, axis, keep_dims, "reduce_max", R.reduce_max)
 
 
 def reduce_min(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_min")
-    return R.reduce_min(x, axis=_axes(axis, x.ndim, "reduce_min"), keepdims=bool(keep_dims))
+    return _reduce_extreme(x, axis, keep_dims, "reduce_min", R.reduce_min)
 
 
 def reduce_prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Product over ``axis`` (all axes when None). Its gradient is the product of the other
     elements, computed without division, so it is exact where inputs are zero."""
-    x = _tensor(x, "reduce_prod")
-    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, "reduce_prod"), keepdims=bool(keep_dims))
+    return _reduce_prod(x, axis, keep_dims, "reduce_prod")
+
+
+def _reduce_prod(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
+    x = _tensor(x, op)
+    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, op), keepdims=bool(keep_dims))
 
 
 def sum(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    out = reduce_sum(x, dim, keepdim)
+    out = _reduce_sum(x, dim, keepdim, "sum")
     return out if dtype is None else cast(out, dtype)
 
 
 def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return reduce_mean(x, axis, keep_dims)
+    return _reduce_mean(x, axis, keep_dims, "mean")
 
 
 def prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return reduce_prod(x, axis, keep_dims)
+    return _reduce_prod(x, axis, keep_dims, "prod")
 
 
 def amax(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    return reduce_max(x, axis, keepdims)
+    return _reduce_extreme(x, axis, keepdims, "amax", R.reduce_max)
 
 
 def amin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    return reduce_min(x, axis, keepdims)
+    return _reduce_extreme(x, axis, keepdims, "amin", R.reduce_min)
 
 
 def _truth(x: Any, op: str) -> Tensor:
@@ -982,12 +1063,14 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
     if keepdims is not None:
         keepdim = keepdims
     a = None if dim is None else _axis(dim, x.ndim, "argmax")
+    _nonempty(x, None if a is None else (a,), "argmax")
     return R.argmax(x, axis=a, keepdims=bool(keepdim))
 
 
 def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     x = _tensor(x, "argmin")
     a = None if axis is None else _axis(axis, x.ndim, "argmin")
+    _nonempty(x, None if a is None else (a,), "argmin")
     return R.argmin(x, axis=a, keepdims=bool(keepdims))
 
 
@@ -1007,6 +1090,10 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         if initial is None:
             raise ValueError(f"For '{op}', 'initial' must be given when 'where' is.")
         x = select(_tensor(where, op, "where"), x, _full_like(x, initial))
+    if x.ndim == 0 and axis is not None:  # a 0-d input's axis 0 (or -1) is all of it
+        _axis(axis, 0, op)
+        axis = None
+    _nonempty(x, None if axis is None else (_axis(axis, x.ndim, op),), op)
     if axis is None:
         values, index = reduce(x), Tensor(np.array(0, np.int64))
     else:
@@ -1083,12 +1170,24 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    x = _tensor(x, "var")
-    return RF.reduce_var(x, axis=_axes(axis, x.ndim, "var"), keepdims=bool(keepdims), ddof=ddof)
+    """The variance over ``axis`` (all axes when None), divided by ``N - ddof``."""
+    return _var(x, axis, ddof, keepdims, "var")
+
+
+def _var(x: Any, axis: Any, ddof: Any, keepdims: bool, op: str) -> Tensor:
+    x = _tensor(x, op)
+    if x.ndim == 0 and not (axis is None or axis == () or axis == []):
+        # MindSpore's var and std take no axis of a 0-d input (its sum and mean do)
+        raise ValueError(f"For '{op}', a 0-D input has no axis, but got 'axis' {axis!r}; "
+                         f"give axis=None.")
+    if not _is_int(ddof):
+        raise TypeError(f"For '{op}', 'ddof' must be an int, but got {type(ddof).__name__}.")
+    return RF.reduce_var(x, axis=_axes(axis, x.ndim, op), keepdims=bool(keepdims), ddof=ddof)
 
 
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    return sqrt(var(x, axis, ddof, keepdims))
+    """The standard deviation (the square root of ``var``)."""
+    return sqrt(_var(x, axis, ddof, keepdims, "std"))
 
 
 _INF = float("inf")
@@ -1122,13 +1221,10 @@ def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
 
 
 def _norm_dim(d: Any, x: Tensor) -> int:
-    if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+    if not _is_int(d):
         raise TypeError(f"For 'norm', 'dim' must be an int or a tuple of ints, but got "
                         f"{type(d).__name__}.")
-    if not -x.ndim <= d < builtins.max(x.ndim, 1):
-        raise ValueError(f"For 'norm', 'dim' {d} is out of range for 'A' of shape "
-                         f"{list(x.shape)}.")
-    return int(d) % builtins.max(x.ndim, 1)
+    return _axis(d, x.ndim, "norm", "dim")
 
 
 def _vector_norm(x: Tensor, ord: Any, d: int, keep: bool) -> Tensor:
@@ -1136,7 +1232,7 @@ def _vector_norm(x: Tensor, ord: Any, d: int, keep: bool) -> Tensor:
         raise ValueError(f"For 'norm', 'ord' of a vector norm (an int 'dim' or a 1-D 'A') must "
                          f"be a number, inf or -inf, but got {ord!r}; 'fro' and 'nuc' need a "
                          f"2-tuple 'dim'.")
-    axis = (d,)
+    axis = (d,) if x.ndim else None  # a 0-d A: its only element
     if ord is None or ord == 2:
         return RF.reduce_norm(x, axis=axis, keepdims=keep)
     if ord == _INF:
@@ -1184,9 +1280,13 @@ def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "logsumexp")
     axes = _axes(axis, x.ndim, "logsumexp")
     # the shift by the maximum only keeps exp in range: it is a constant for the derivatives;
-    # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN)
-    m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
-    m = C.select(C.isfinite(m), m, 0)
+    # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN),
+    # and so does an empty slice, which has no maximum (its sum of exps is 0: -inf)
+    if _empty_slices(x, axes):
+        m = R.reduce_sum(S.stop_gradient(A.mul(x, 0)), axis=axes, keepdims=True)
+    else:
+        m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
+        m = C.select(C.isfinite(m), m, 0)
     total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=bool(keep_dims))
     return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
@@ -1196,6 +1296,8 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
     x = _tensor(input, "softmax", "input")
     if dtype is not None:
         x = cast(x, dtype)
+    if x.ndim == 0:
+        raise ValueError("For 'softmax', 'input' must have rank >= 1, but got a 0-D Tensor.")
     axes = _axes(axis, x.ndim, "softmax")
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
@@ -1203,6 +1305,8 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
 def log_softmax(x: Any, axis: Any = -1) -> Tensor:
     x = _tensor(x, "log_softmax")
     axes = _axes(axis, x.ndim, "log_softmax")
+    if x.size == 0:  # an empty input gives an empty result (the shift has no maximum)
+        return A.sub(x, S.stop_gradient(x))
     z = A.sub(x, R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True))
     # z + (-log sum exp z): the cotangent of the small term is summed before it is negated
     return A.add(z, A.neg(U.log(R.reduce_sum(U.exp(z), axis=axes, keepdims=True))))

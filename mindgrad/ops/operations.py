@@ -31,6 +31,8 @@ def _op(name: str, fn: Callable) -> type:
     def __call__(self, *args: Any) -> Any:
         return fn(*args)
 
+    # argument errors then name the class (``Sin.__call__() got an unexpected keyword ...``)
+    __call__.__qualname__ = f"{name}.__call__"
     return type(name, (PrimitiveOp,), {"__call__": __call__,
                                        "__doc__": f"Operator class for ``{fn.__name__}``."})
 

@@ -117,6 +117,8 @@ def _norm_composite(x, axis, keepdims):
 # --- softmax ----------------------------------------------------------------------------------
 def _softmax_impl(x, axis):
     xp = xp_of(x)
+    if x.size == 0:  # an empty input has nothing to normalize (and no maximum to shift by)
+        return xp.exp(x)
     e = x - R.extreme_impl(x, axis, True, True)
     if e.dtype.kind == "f":
         xp.exp(e, out=e)
