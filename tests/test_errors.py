@@ -162,7 +162,7 @@ def test_jvp_and_vjp_argument_errors(world) -> None:
         ops.jvp(lambda x: x, 2.0, 1.0)
     with pytest.raises(ValueError, match=r"v\[1\] has shape \[3\] but input 1 has shape \[2\]"):
         ops.jvp(net, (x, y), (x, f32([1.0, 1.0, 1.0])))
-    with pytest.raises(TypeError, match="^The inputs type must be Tensor.$"):
+    with pytest.raises(TypeError, match="^For 'vjp', the inputs must be Tensors, but got float.$"):
         ops.vjp(net, x, 2.0)
     _, vjp_fn = ops.vjp(net, x, y)
     with pytest.raises(ValueError, match=r"v\[0\] has shape \[3\] but output 0 has shape \[2\]"):

@@ -314,7 +314,8 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
         return pb.out, tuple(dargs)
     for t in inputs:
         if not isinstance(t, Tensor):
-            raise TypeError("The inputs type must be Tensor.")
+            raise TypeError(f"For 'vjp', the inputs must be Tensors, but got "
+                            f"{type(t).__name__}.")
     ws, _ = _weights_list(weights, "vjp")
     target = _first_output(fn, "vjp") if has_aux else fn
     pb = reverse(target, inputs, range(len(inputs)), ws)
@@ -401,6 +402,7 @@ def jacfwd(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Calla
 
 def hessian(fn: Callable, grad_position: Any = 0) -> Callable:
     """Second derivatives as ``jacfwd(jacrev(fn))`` (forward over reverse)."""
+    _check_callable(fn, "hessian")
     return jacfwd(jacrev(fn, grad_position), grad_position)
 
 

@@ -4,6 +4,7 @@ are written in terms of primitives so that they are differentiable to any order.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import numbers
 from typing import Any, Callable, Sequence
@@ -33,7 +34,7 @@ def _operand(x: Any, op: str, arg: str = "x") -> Any:
     if isinstance(x, (Tensor, int, float, bool)):
         return x
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
-        return Tensor(x)
+        return _converted(x, op, arg)
     raise TypeError(f"For '{op}', '{arg}' must be a Tensor or a number, but got "
                     f"{type(x).__name__}.")
 
@@ -42,8 +43,23 @@ def _tensor(x: Any, op: str, arg: str = "x") -> Tensor:
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, bool)):
-        return Tensor(x)
+        return _converted(x, op, arg)
     raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
+
+
+def _converted(x: Any, op: str, arg: str) -> Tensor:
+    """A NumPy array or (nested) list as a Tensor; a ragged list or one of strings or other
+    objects is refused naming the op and argument."""
+    try:
+        t = Tensor(x)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"For '{op}', '{arg}' must be a Tensor or a rectangular list of "
+                        f"numbers, but got a {type(x).__name__} that does not convert: "
+                        f"{e}") from None
+    if t._data.dtype.kind not in "biufc":
+        raise TypeError(f"For '{op}', '{arg}' must hold numbers or bools, but got a "
+                        f"{type(x).__name__} of dtype {t._data.dtype}.")
+    return t
 
 
 def _binary(prim, name: str, promote: bool = False):
@@ -82,6 +98,26 @@ def _float_tensor(t: Tensor) -> Tensor:
 
 def _int_from_bool(t: Tensor) -> Tensor:
     return S.cast(t, dtype=np.dtype(np.int32)) if t._data.dtype.kind == "b" else t
+
+
+def _composite(fn: Callable) -> Callable:
+    """For an operator built from others (mish from softplus, tanh and mul): an argument
+    error raised by one of those, which names only it (``For 'Softplus', ...``), is raised
+    again naming the operator the user called first."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, IndexError) as e:
+            msg = str(e)
+            if type(e) not in (TypeError, ValueError, IndexError) or f"'{name}'" in msg \
+                    or msg.startswith(f"{name}()"):
+                raise
+            raise type(e)(f"For '{name}', {msg[:1].lower()}{msg[1:]}") from e
+
+    return op
 
 
 def _name_front_end(op: Callable, name: str) -> None:
@@ -182,6 +218,7 @@ log10 = _unary(U.log10, "log10")
 erfc = _unary(U.erfc, "erfc")
 
 
+@_composite
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + e^(beta x)) / beta``, and ``x`` itself where ``beta * x > threshold``.
 
@@ -210,6 +247,8 @@ def _float_param(v: Any, op: str, arg: str) -> float:
     """A number parameter of an op (not a tensor operand) as a float."""
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
         raise TypeError(f"For '{op}', '{arg}' must be a number, but got {type(v).__name__}.")
+    if not math.isfinite(v):
+        raise ValueError(f"For '{op}', '{arg}' must be finite, but got {v}.")
     return float(v)
 
 
@@ -224,6 +263,7 @@ def elu(x: Any, alpha: float = 1.0) -> Tensor:
     return U.elu(_tensor(x, "elu"), alpha=_float_param(alpha, "elu", "alpha"))
 
 
+@_composite
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """``x * P(X <= x)`` for a standard normal X (``approximate='none'``), or its tanh
     approximation (``'tanh'``)."""
@@ -237,11 +277,13 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
     return mul(mul(0.5, x), add(1, erf(div(x, math.sqrt(2.0)))))
 
 
+@_composite
 def silu(x: Any) -> Tensor:
     x = _tensor(x, "silu")
     return mul(x, sigmoid(x))
 
 
+@_composite
 def mish(x: Any) -> Tensor:
     x = _tensor(x, "mish")
     return mul(x, tanh(softplus(x)))
@@ -257,15 +299,40 @@ def _is_int(v: Any) -> bool:
     return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
 
+def _flag(v: Any, op: str, arg: str) -> bool:
+    """A bool argument (keep_dims, transpose_a, ...): MindSpore refuses any other type, and
+    so does this (a truthy list or number would silently change the result)."""
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"For '{op}', '{arg}' must be a bool, but got {type(v).__name__}.")
+    return bool(v)
+
+
+def _broadcast_shapes(op: str, *named: tuple) -> tuple:
+    """The broadcast shape of ``(name, tensor)`` pairs, or a ValueError naming the op."""
+    try:
+        return np.broadcast_shapes(*(t.shape for _, t in named))
+    except ValueError:
+        shapes = ", ".join(f"'{n}' {list(t.shape)}" for n, t in named)
+        raise ValueError(f"For '{op}', the shapes of {shapes} can not broadcast.") from None
+
+
 def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+@_composite
 def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
     """Clip ``x`` to ``[min, max]``; either bound may be None."""
     x = _tensor(x, "clamp")
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given.")
+    for arg, v in (("min", min), ("max", max)):
+        if v is None or _number(v):
+            continue
+        if not isinstance(v, Tensor):
+            raise TypeError(f"For 'clamp', '{arg}' must be a number, a Tensor or None, but got "
+                            f"{type(v).__name__}.")
+        _broadcast_shapes("clamp", ("x", x), (arg, v))
     if (min is None or _number(min)) and (max is None or _number(max)) \
             and S.dtype_of(x).kind == "f":
         # constant bounds: one primitive (np.clip); the gradient passes where x is unclipped
@@ -309,12 +376,14 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
     return select(condition, x, y)
 
 
+@_composite
 def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
     """Where ``|input - other| <= atol + rtol * |other|`` (as np.isclose): infinities of
     the same sign are close, NaNs only with ``equal_nan``."""
     x = _tensor(input, "isclose", "input")
     y = _tensor(other, "isclose", "other")
+    _broadcast_shapes("isclose", ("input", x), ("other", y))
     if x.dtype != y.dtype:
         raise TypeError(f"For 'isclose', 'input' and 'other' must have the same dtype, but "
                         f"got {x.dtype} and {y.dtype}.")
@@ -338,7 +407,7 @@ def cast(x: Any, dtype: Any) -> Tensor:
 
 
 def dtype(x: Tensor) -> mstype.DType:
-    return x.dtype
+    return _tensor(x, "dtype").dtype
 
 
 def zeros_like(x: Any, dtype: Any = None) -> Tensor:
@@ -351,39 +420,77 @@ def ones_like(x: Any, dtype: Any = None) -> Tensor:
     return out if dtype is None else cast(out, dtype)
 
 
-def _shape_arg(shape: Any, op: str) -> tuple:
-    if isinstance(shape, int):
-        return (shape,)
-    if isinstance(shape, Tensor):
+def _shape_arg(shape: Any, op: str, arg: str = "shape") -> tuple:
+    """A shape given as an int, a tuple or list of ints, or an integer Tensor."""
+    if _is_int(shape):
+        return (int(shape),)
+    if isinstance(shape, Tensor) and shape._data.dtype.kind in "iu" and shape.ndim <= 1:
         return tuple(int(v) for v in shape.asnumpy().reshape(-1))
-    try:
-        return tuple(int(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got "
-                        f"{shape!r}.") from None
+    if isinstance(shape, (tuple, list)) and builtins.all(_is_int(d) for d in shape):
+        return tuple(int(d) for d in shape)
+    raise TypeError(f"For '{op}', '{arg}' must be an int or a tuple of ints, but got "
+                    f"{shape!r}.")
+
+
+_MAX_BYTES = 2 ** 40  # 1 TiB: more than any one array here can be
+
+
+def _sizes(shape: tuple, op: str, arg: str = "shape", itemsize: int = 8) -> tuple:
+    """A shape of a new tensor: no negative sizes, and no absurd size (a clear error naming
+    the op, rather than a MemoryError from deep inside NumPy)."""
+    if builtins.any(d < 0 for d in shape):
+        raise ValueError(f"For '{op}', each size in '{arg}' must be >= 0, but got {shape}.")
+    if math.prod(shape) * itemsize > _MAX_BYTES:
+        raise ValueError(f"For '{op}', '{arg}' {shape} asks for {math.prod(shape)} "
+                         f"elements, more than can be allocated.")
+    return shape
+
+
+def _scalar_value(v: Any, op: str, arg: str) -> Any:
+    """A fill value: a number, a bool or a one-element Tensor."""
+    if isinstance(v, Tensor) and v.size == 1:
+        return v.asnumpy().reshape(()).item()
+    if isinstance(v, (bool, int, float, complex, np.generic)):
+        return v
+    raise TypeError(f"For '{op}', '{arg}' must be a number, a bool or a one-element Tensor, "
+                    f"but got {type(v).__name__}.")
 
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
-    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type, "fill"))
+    return _fill(type, shape, value, "fill")
+
+
+def _fill(type: Any, shape: Any, value: Any, op: str) -> Tensor:
+    dt = mstype.to_numpy(type, op)
+    return S.full(shape=_sizes(_shape_arg(shape, op), op), value=_scalar_value(value, op, "value"),
+                  dtype=dt)
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    """A tensor of shape ``size`` filled with ``fill_value`` (its dtype follows the value
+    when ``dtype`` is None)."""
+    fill_value = _scalar_value(fill_value, "full", "fill_value")
     if dtype is None:
         dtype = mstype.float32 if isinstance(fill_value, float) else (
             mstype.bool_ if isinstance(fill_value, bool) else mstype.int64)
-    return fill(dtype, size, fill_value)
+    return _fill(dtype, size, fill_value, "full")
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
-    return fill(dtype or mstype.float32, shape, 0)
+    return _fill(dtype or mstype.float32, shape, 0, "zeros")
 
 
 def ones(shape: Any, dtype: Any = None) -> Tensor:
-    return fill(dtype or mstype.float32, shape, 1)
+    return _fill(dtype or mstype.float32, shape, 1, "ones")
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
+    """The ``n`` x ``m`` (``n`` x ``n``) matrix with ones on the diagonal."""
+    for arg, v in (("n", n), ("m", m)):
+        if (v is not None or arg == "n") and (not _is_int(v) or v < 0):
+            raise TypeError(f"For 'eye', '{arg}' must be a non-negative int, but got {v!r}.")
+    _sizes((n, n if m is None else m), "eye", "n, m")
     return Tensor(np.eye(n, m, dtype=mstype.to_numpy(dtype or mstype.float32, "eye")))
 
 
@@ -401,18 +508,34 @@ def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None)
             raise TypeError(f"For 'arange', '{arg}' must be an int, a float or a 0-D Tensor, "
                             f"but got {type(v).__name__}.")
     start, end, step = bounds["start"], bounds["end"], bounds["step"]
+    if not builtins.all(math.isfinite(v) for v in (start, end, step)):
+        raise ValueError(f"For 'arange', 'start', 'end' and 'step' must be finite, but got "
+                         f"{start}, {end} and {step}.")
     if step == 0:
         raise ValueError("For 'arange', 'step' must not be 0.")
     if (end - start) * step < 0:
         raise ValueError(f"For 'arange', 'step' {step} leads away from 'end': it must be "
                          f"{'positive' if end > start else 'negative'} to go from {start} "
                          f"to {end}.")
+    _sizes((builtins.max(math.ceil((end - start) / step), 0),), "arange", "end")
     arr = np.arange(start, end, step)
     return Tensor(arr, dtype=dtype) if dtype is not None else Tensor(arr.tolist() if arr.size else arr)
 
 
 def linspace(start: float, end: float, steps: int) -> Tensor:
-    return Tensor(np.linspace(start, end, steps, dtype=np.float32))
+    """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` (both included)."""
+    bounds = {"start": start, "end": end}
+    for arg, v in bounds.items():
+        if isinstance(v, Tensor) and v.size == 1:
+            bounds[arg] = v.asnumpy().reshape(()).item()
+        elif not _number(v) and not isinstance(v, (np.integer, np.floating)):
+            raise TypeError(f"For 'linspace', '{arg}' must be a number or a one-element "
+                            f"Tensor, but got {type(v).__name__}.")
+    if not _is_int(steps) or steps < 0:
+        raise TypeError(f"For 'linspace', 'steps' must be a non-negative int, but got "
+                        f"{steps!r}.")
+    _sizes((steps,), "linspace", "steps")
+    return Tensor(np.linspace(bounds["start"], bounds["end"], steps, dtype=np.float32))
 
 
 def depend(value: Any, expr: Any) -> Any:
@@ -466,15 +589,15 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
 
 
 def shape(x: Tensor) -> tuple:
-    return x.shape
+    return _tensor(x, "shape").shape
 
 
 def rank(x: Tensor) -> int:
-    return x.ndim
+    return _tensor(x, "rank").ndim
 
 
 def size(x: Tensor) -> int:
-    return x.size
+    return _tensor(x, "size").size
 
 
 def reshape(x: Any, shape: Any) -> Tensor:
@@ -501,8 +624,11 @@ def transpose(x: Any, input_perm: Any = None) -> Tensor:
     """Permute the axes (reverse them when ``input_perm`` is None)."""
     x = _tensor(x, "transpose")
     n = x.ndim
+    if input_perm is not None and not isinstance(input_perm, (tuple, list)):
+        raise TypeError(f"For 'transpose', 'input_perm' must be a tuple of ints, but got "
+                        f"{type(input_perm).__name__}.")
     perm = tuple(range(n - 1, -1, -1)) if input_perm is None else tuple(
-        _axis(p, n, "transpose") for p in input_perm)
+        _axis(p, n, "transpose", "input_perm") for p in input_perm)
     if sorted(perm) != list(range(n)):
         raise ValueError(f"For 'transpose', 'input_perm' {tuple(input_perm)} is not a "
                          f"permutation of the {n} axes of a tensor of shape {list(x.shape)}.")
@@ -514,6 +640,8 @@ permute = transpose
 
 def swapaxes(x: Any, axis0: int, axis1: int) -> Tensor:
     x = _tensor(x, "swapaxes")
+    if x.ndim == 0:
+        raise ValueError("For 'swapaxes', 'x' must have rank >= 1, but got a 0-D Tensor.")
     perm = list(range(x.ndim))
     a, b = _axis(axis0, x.ndim, "swapaxes"), _axis(axis1, x.ndim, "swapaxes")
     perm[a], perm[b] = perm[b], perm[a]
@@ -672,7 +800,7 @@ def _index_part(i: Any, arrays: list) -> Any:
         arrays.append(i)
         return S.ArraySlot(len(arrays) - 1)
     if isinstance(i, (list, np.ndarray)):
-        arrays.append(Tensor(np.asarray(i)))
+        arrays.append(_converted(i, "getitem", "index"))
         return S.ArraySlot(len(arrays) - 1)
     if isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis:
         return int(i) if isinstance(i, np.integer) else i
@@ -686,6 +814,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     """``x[index]`` with ints, slices (with steps), None, Ellipsis, bool masks and integer
     arrays."""
     arrays: list = []
+    x = _tensor(x, "getitem")
     if isinstance(index, tuple):
         template = tuple(_index_part(i, arrays) for i in index)
     else:
@@ -730,6 +859,9 @@ def _setitem(x: Tensor, index: Any, value: Any) -> Tensor:
 def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     """Take the slices of ``x`` at ``indices`` along ``axis``."""
     x = _tensor(x, "gather")
+    if x.ndim == 0:
+        raise ValueError("For 'gather', 'input_params' must have rank >= 1, but got a 0-D "
+                         "Tensor.")
     a = _axis(axis, x.ndim, "gather")
     idx = _tensor(indices, "gather", "input_indices")
     if idx.dtype.np_dtype.kind not in "iu":
@@ -762,6 +894,9 @@ def _int_tensor(x: Any, op: str, arg: str) -> Tensor:
 def index_select(input: Any, axis: int, index: Any) -> Tensor:
     """The slices of ``input`` at the 1-D integer ``index`` along ``axis``."""
     x = _tensor(input, "index_select", "input")
+    if x.ndim == 0:
+        raise ValueError("For 'index_select', 'input' must have rank >= 1, but got a 0-D "
+                         "Tensor.")
     a = _axis(axis, x.ndim, "index_select")
     idx = _int_tensor(index, "index_select", "index")
     if idx.ndim != 1:
@@ -814,6 +949,7 @@ def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
     return IX.tensor_scatter_update(x, idx, u)
 
 
+@_composite
 def scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
     """MindSpore's ``scatter_add``: ``updates[i...]`` is added to row ``indices[i...]`` of
     ``input_x``; returns the sum, and a Parameter ``input_x`` takes it as its new value."""
@@ -834,10 +970,17 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0,
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
         raise ValueError(f"For 'one_hot', 'depth' must be a non-negative int, but got "
                          f"{depth!r}.")
+    _sizes(idx.shape + (int(depth),), "one_hot", "depth")
+    if not _is_int(axis):
+        raise TypeError(f"For 'one_hot', 'axis' must be an int, but got {type(axis).__name__}.")
     if not -1 <= axis <= idx.ndim:
         raise ValueError(f"For 'one_hot', 'axis' must be in [-1, {idx.ndim}], but got {axis}.")
     on = _tensor(on_value, "one_hot", "on_value")
     off = _tensor(off_value, "one_hot", "off_value")
+    for arg, v in (("on_value", on), ("off_value", off)):
+        if v.size != 1:
+            raise ValueError(f"For 'one_hot', '{arg}' must be a number or a one-element "
+                             f"Tensor, but got shape {list(v.shape)}.")
     return IX.one_hot(idx, on, off, depth=int(depth), axis=idx.ndim if axis == -1 else axis)
 
 
@@ -947,7 +1090,7 @@ def _reduce_sum(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
     axes = _axes(axis, x.ndim, op)
     if axes is None and _reduces_nothing(x):
         return x
-    return R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
+    return R.reduce_sum(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
 
 
 def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
@@ -960,9 +1103,9 @@ def _reduce_mean(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
     if axes is None and _reduces_nothing(x):
         return x
     if x._data.dtype.kind in "fc":
-        return R.reduce_mean(x, axis=axes, keepdims=bool(keep_dims))
+        return R.reduce_mean(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
     # an integer mean divides the widened sum (its dtype follows that division)
-    total = R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
+    total = R.reduce_sum(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
     return A.div(total, R.count(x.shape, axes))
 
 
@@ -987,7 +1130,7 @@ def _reduce_extreme(x: Any, axis: Any, keep_dims: bool, op: str, prim: Any) -> T
     x = _tensor(x, op)
     axes = _axes(axis, x.ndim, op)
     _nonempty(x, axes, op)
-    return prim(x, axis=axes, keepdims=bool(keep_dims))
+    return prim(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
 
 
 def reduce_max(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
@@ -1006,7 +1149,8 @@ def reduce_prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
 
 def _reduce_prod(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
     x = _tensor(x, op)
-    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, op), keepdims=bool(keep_dims))
+    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, op),
+                          keepdims=_flag(keep_dims, op, "keep_dims"))
 
 
 def sum(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
@@ -1040,14 +1184,15 @@ def all(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     False (so an empty input gives True)."""
     b = _truth(input, "all")
     false_count = R.reduce_sum(C.logical_not(b), axis=_axes(axis, b.ndim, "all"),
-                               keepdims=bool(keep_dims))
+                               keepdims=_flag(keep_dims, "all", "keep_dims"))
     return equal(false_count, 0)
 
 
 def any(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Logical OR over ``axis`` (all axes when None), as a bool Tensor."""
     b = _truth(input, "any")
-    true_count = R.reduce_sum(b, axis=_axes(axis, b.ndim, "any"), keepdims=bool(keep_dims))
+    true_count = R.reduce_sum(b, axis=_axes(axis, b.ndim, "any"),
+                              keepdims=_flag(keep_dims, "any", "keep_dims"))
     return greater(true_count, 0)
 
 
@@ -1064,14 +1209,14 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
         keepdim = keepdims
     a = None if dim is None else _axis(dim, x.ndim, "argmax")
     _nonempty(x, None if a is None else (a,), "argmax")
-    return R.argmax(x, axis=a, keepdims=bool(keepdim))
+    return R.argmax(x, axis=a, keepdims=_flag(keepdim, "argmax", "keepdim"))
 
 
 def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     x = _tensor(x, "argmin")
     a = None if axis is None else _axis(axis, x.ndim, "argmin")
     _nonempty(x, None if a is None else (a,), "argmin")
-    return R.argmin(x, axis=a, keepdims=bool(keepdims))
+    return R.argmin(x, axis=a, keepdims=_flag(keepdims, "argmin", "keepdims"))
 
 
 def _full_like(x: Tensor, value: Any) -> Tensor:
@@ -1086,6 +1231,7 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
     the index is 0. ``where`` (which needs ``initial``) replaces the unselected elements by
     ``initial``; ``initial`` also bounds the result."""
     x = _tensor(x, op, "input")
+    keepdims = _flag(keepdims, op, "keepdims")
     if where is not None:
         if initial is None:
             raise ValueError(f"For '{op}', 'initial' must be given when 'where' is.")
@@ -1176,15 +1322,17 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tens
 
 def _var(x: Any, axis: Any, ddof: Any, keepdims: bool, op: str) -> Tensor:
     x = _tensor(x, op)
-    if x.ndim == 0 and not (axis is None or axis == () or axis == []):
+    if x.ndim == 0 and not (axis is None or isinstance(axis, (tuple, list)) and not axis):
         # MindSpore's var and std take no axis of a 0-d input (its sum and mean do)
         raise ValueError(f"For '{op}', a 0-D input has no axis, but got 'axis' {axis!r}; "
                          f"give axis=None.")
     if not _is_int(ddof):
         raise TypeError(f"For '{op}', 'ddof' must be an int, but got {type(ddof).__name__}.")
-    return RF.reduce_var(x, axis=_axes(axis, x.ndim, op), keepdims=bool(keepdims), ddof=ddof)
+    return RF.reduce_var(x, axis=_axes(axis, x.ndim, op), keepdims=_flag(keepdims, op, "keepdims"),
+                         ddof=ddof)
 
 
+@_composite
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     """The standard deviation (the square root of ``var``)."""
     return sqrt(_var(x, axis, ddof, keepdims, "std"))
@@ -1194,6 +1342,7 @@ _INF = float("inf")
 _MATRIX_ORDS = ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2)
 
 
+@_composite
 def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """MindSpore's ``ops.norm``: a vector norm over an int ``dim`` (or of a 1-D ``A``), a matrix
@@ -1202,7 +1351,7 @@ def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     x = _tensor(A, "norm", "A")
     if dtype is not None:
         x = cast(x, dtype)
-    keep = bool(keepdim)
+    keep = _flag(keepdim, "norm", "keepdim")
     if dim is None:
         if ord is None:
             return RF.reduce_norm(x, axis=None, keepdims=keep)
@@ -1233,6 +1382,8 @@ def _vector_norm(x: Tensor, ord: Any, d: int, keep: bool) -> Tensor:
                          f"be a number, inf or -inf, but got {ord!r}; 'fro' and 'nuc' need a "
                          f"2-tuple 'dim'.")
     axis = (d,) if x.ndim else None  # a 0-d A: its only element
+    if ord in (_INF, -_INF):
+        _nonempty(x, axis, "norm")
     if ord is None or ord == 2:
         return RF.reduce_norm(x, axis=axis, keepdims=keep)
     if ord == _INF:
@@ -1276,6 +1427,7 @@ def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
     return S.reshape(out, shape=tuple(n for i, n in enumerate(x.shape) if i not in reduced))
 
 
+@_composite
 def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     x = _tensor(x, "logsumexp")
     axes = _axes(axis, x.ndim, "logsumexp")
@@ -1287,7 +1439,8 @@ def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     else:
         m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
         m = C.select(C.isfinite(m), m, 0)
-    total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=bool(keep_dims))
+    keep_dims = _flag(keep_dims, "logsumexp", "keep_dims")
+    total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=keep_dims)
     return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
 
@@ -1302,6 +1455,7 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
 
+@_composite
 def log_softmax(x: Any, axis: Any = -1) -> Tensor:
     x = _tensor(x, "log_softmax")
     axes = _axes(axis, x.ndim, "log_softmax")
@@ -1317,11 +1471,13 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
     """Matrix product with NumPy's rules (1-D operands, broadcast batch dimensions)."""
     a = _tensor(x, "matmul", "x")
     b = _tensor(y, "matmul", "y")
+    transpose_a = _flag(transpose_a, "matmul", "transpose_a")
+    transpose_b = _flag(transpose_b, "matmul", "transpose_b")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"For 'matmul', the inputs must not be scalars, but got shapes "
                          f"{list(a.shape)} and {list(b.shape)}.")
     if a.ndim >= 2 and b.ndim >= 2:
-        return L.mm(a, b, bool(transpose_a), bool(transpose_b))
+        return L.mm(a, b, transpose_a, transpose_b)
     if transpose_a:
         a = L.swap_last(a)
     if transpose_b:
@@ -1488,6 +1644,7 @@ def cholesky(input_x: Any, upper: bool = False) -> Tensor:
     the upper triangle."""
     x = _tensor(input_x, "cholesky", "input_x")
     _square_batch(x, "cholesky")
+    upper = _flag(upper, "cholesky", "upper")
     if not upper:
         return LX.cholesky(x)
     return L.swap_last(LX.cholesky(L.swap_last(x)))
@@ -1500,6 +1657,7 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
     need ``full_matrices=False`` unless the matrices are square. Where only ``s`` is needed,
     ``compute_uv=False`` also spares its gradient the terms for ``u`` and ``v``."""
     x = _tensor(input, "svd", "input")
+    compute_uv = _flag(compute_uv, "svd", "compute_uv")
     if x.ndim < 2:
         raise ValueError(f"For 'svd', the input must be a (batch of) matrix of shape (..., m, n), "
                          f"but got {list(x.shape)}.")
@@ -1507,7 +1665,7 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
         raise TypeError(f"For 'svd', the input must be a float Tensor, but got {x.dtype}.")
     if not compute_uv:
         return LX.svdvals(x)
-    return LX.svd(x, full_matrices=bool(full_matrices))
+    return LX.svd(x, full_matrices=_flag(full_matrices, "svd", "full_matrices"))
 
 
 # --- convolution and pooling -----------------------------------------------------------------

@@ -2,6 +2,7 @@
 then called like functions. Each forwards to the functional operator of the same meaning."""
 from __future__ import annotations
 
+from types import FunctionType
 from typing import Any, Callable
 
 from ..common import dtype as mstype
@@ -13,6 +14,20 @@ class PrimitiveOp:
 
     def __init__(self, name: str | None = None) -> None:
         self.name = name or type(self).__name__
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # An inherited __call__ (ReduceSum's is _Reduce's) gets a copy named after this
+        # class, so that Python's own argument errors name the operator the user called.
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is None and isinstance(getattr(cls, "__call__", None), FunctionType):
+            base = cls.__call__
+            call = FunctionType(base.__code__, base.__globals__, "__call__", base.__defaults__,
+                                base.__closure__)
+            call.__kwdefaults__ = base.__kwdefaults__
+            call.__doc__ = base.__doc__
+            call.__qualname__ = f"{cls.__name__}.__call__"
+            cls.__call__ = call
 
     def add_prim_attr(self, name: str, value: Any) -> "PrimitiveOp":
         setattr(self, name, value)
@@ -178,13 +193,14 @@ class Squeeze(PrimitiveOp):
         self.axis = axis
 
     def __call__(self, x: Any) -> Any:
-        return F.squeeze(x, None if self.axis == () else self.axis)
+        empty = isinstance(self.axis, (tuple, list)) and not self.axis
+        return F.squeeze(x, None if empty else self.axis)
 
 
 class BroadcastTo(PrimitiveOp):
     def __init__(self, shape: Any) -> None:
         super().__init__()
-        self.shape = tuple(shape)
+        self.shape = F._shape_arg(shape, "BroadcastTo")
 
     def __call__(self, x: Any) -> Any:
         return F.broadcast_to(x, self.shape)
@@ -270,7 +286,13 @@ class Split(PrimitiveOp):
         self.axis, self.output_num = axis, output_num
 
     def __call__(self, x: Any) -> Any:
-        n = x.shape[self.axis]
+        x = F._tensor(x, "Split")
+        if x.ndim == 0:
+            raise ValueError("For 'Split', 'x' must have rank >= 1, but got a 0-D Tensor.")
+        n = x.shape[F._axis(self.axis, x.ndim, "Split")]
+        if not F._is_int(self.output_num) or self.output_num < 1:
+            raise ValueError(f"For 'Split', 'output_num' must be a positive int, but got "
+                             f"{self.output_num!r}.")
         if n % self.output_num:
             raise ValueError(f"For 'Split', axis {self.axis} of size {n} can not be split "
                              f"into {self.output_num} equal parts.")
@@ -281,6 +303,18 @@ class StridedSlice(PrimitiveOp):
     """``StridedSlice()(x, begin, end, strides)`` (without the mask attributes)."""
 
     def __call__(self, x: Any, begin: Any, end: Any, strides: Any) -> Any:
+        parts = {"begin": begin, "end": end, "strides": strides}
+        for arg, v in parts.items():
+            if not isinstance(v, (tuple, list)) or not all(F._is_int(i) for i in v):
+                raise TypeError(f"For 'StridedSlice', '{arg}' must be a tuple of ints, but got "
+                                f"{v!r}.")
+        if not len(begin) == len(end) == len(strides):
+            raise ValueError(f"For 'StridedSlice', 'begin', 'end' and 'strides' must have the "
+                             f"same length, but got {len(begin)}, {len(end)} and "
+                             f"{len(strides)}.")
+        if 0 in strides:
+            raise ValueError(f"For 'StridedSlice', 'strides' must not contain 0, but got "
+                             f"{tuple(strides)}.")
         return F.getitem(x, tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides)))
 
 
@@ -330,7 +364,8 @@ class CumProd(PrimitiveOp):
 
     def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
         super().__init__()
-        self.exclusive, self.reverse = bool(exclusive), bool(reverse)
+        self.exclusive = F._flag(exclusive, type(self).__name__, "exclusive")
+        self.reverse = F._flag(reverse, type(self).__name__, "reverse")
 
     def __call__(self, x: Any, axis: int) -> Any:
         return F._cumprod_ext(x, axis, self.exclusive, self.reverse)
@@ -437,7 +472,7 @@ class MatrixInverse(PrimitiveOp):
 
     def __init__(self, adjoint: bool = False) -> None:
         super().__init__()
-        self.adjoint = bool(adjoint)
+        self.adjoint = F._flag(adjoint, "MatrixInverse", "adjoint")
 
     def __call__(self, x: Any) -> Any:
         out = F.inverse(x)
@@ -449,7 +484,7 @@ class Cholesky(PrimitiveOp):
 
     def __init__(self, upper: bool = False) -> None:
         super().__init__()
-        self.upper = bool(upper)
+        self.upper = F._flag(upper, "Cholesky", "upper")
 
     def __call__(self, x: Any) -> Any:
         return F.cholesky(x, self.upper)

@@ -74,7 +74,9 @@ def _special(name: str) -> Callable:
             return getattr(cupyx.scipy.special, name)(x)
         special = _scipy_special()
         if special is not None:
-            return getattr(special, name)(x)
+            out = getattr(special, name)(x)
+            # SciPy has no float16 loop: it computes in a wider float; give the input's back
+            return out.astype(x.dtype) if x.dtype.kind == "f" and out.dtype != x.dtype else out
         x = np.asarray(x)
         return np.asarray(np.frompyfunc(getattr(math, name), 1, 1)(x), dtype=x.dtype)
     impl.__name__ = name
