@@ -50,15 +50,17 @@ def _shape(rng, lo=0, hi=3) -> tuple:
 
 def _arr(rng, shape, dtype=None) -> np.ndarray:
     dtype = dtype or FLOATS[int(rng.integers(2))]
-    return rng.normal(size=shape).astype(dtype)
+    return np.asarray(rng.normal(size=shape), dtype)  # 0-d: an array, not a NumPy scalar
 
 
 def _pos(rng, shape, dtype=None) -> np.ndarray:
-    return np.abs(_arr(rng, shape, dtype)) + 0.5
+    x = _arr(rng, shape, dtype)
+    return np.asarray(np.abs(x) + 0.5, x.dtype)
 
 
 def _unit(rng, shape, dtype=None) -> np.ndarray:
-    return np.tanh(_arr(rng, shape, dtype)) * 0.9
+    x = _arr(rng, shape, dtype)
+    return np.asarray(np.tanh(x) * 0.9, x.dtype)
 
 
 SPECS: list[Spec] = []
@@ -175,8 +177,11 @@ def _nan_safe(f):
     def ref(x, axis=None, keep=False, **kw):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            # a 0-d input's axis 0 or -1 is all of it, as in MindSpore (NumPy refuses it)
-            return f(x, axis=None if np.ndim(x) == 0 else axis, keepdims=keep, **kw)
+            # a 0-d input's axis 0 or -1 is all of it, as in MindSpore (NumPy refuses it), and
+            # so is an empty tuple of axes (to NumPy: no axis)
+            if np.ndim(x) == 0 or axis == ():
+                axis = None
+            return f(x, axis=axis, keepdims=keep, **kw)
     return ref
 
 
@@ -265,7 +270,7 @@ for _name in ("expand_dims", "unsqueeze"):
          lambda x, a: np.expand_dims(x, a), names=("expand_dims",))
 spec("squeeze", lambda rng: [("tensor", None, _arr(rng, (1, 3, 1))),
                              ("axis", None, [None, 0, 2, -1, (0, 2)][rng.integers(5)])],
-     lambda x, a=None: np.squeeze(x, a))
+     lambda x, a=None: np.squeeze(x, None if a == () else a))
 spec("broadcast_to", lambda rng: [("tensor", None, _arr(rng, (1, 3))),
                                   ("shape", None, [(2, 3), (4, 1, 3), (-1, 3)][rng.integers(3)])],
      lambda x, s: np.broadcast_to(x, tuple(x.shape[i] if d == -1 else d
@@ -492,7 +497,7 @@ _cls2("ReduceMin", lambda rng: [("bool", None, False), *_reduce()(rng)[:2]], 1,
 _cls2("ReduceProd", lambda rng: [("bool", None, True), *_reduce()(rng)[:2]], 1,
       lambda k, x, a=None: _nan_safe(np.prod)(x, a, k), names=("reduce_prod",), out="float")
 _cls2("Squeeze", lambda rng: [("axis", None, 0), ("tensor", None, _arr(rng, (1, 3)))], 1,
-      lambda a, x: np.squeeze(x, a), names=("squeeze",), out="float")
+      lambda a, x: np.squeeze(x, None if a == () else a), names=("squeeze",), out="float")
 _cls2("BroadcastTo", lambda rng: [("shape", None, (2, 3)), ("tensor", None, _arr(rng, (3,)))],
       1, lambda s, x: np.broadcast_to(x, s), names=("broadcast_to",), out="float")
 _cls2("Argmax", lambda rng: [("axis", None, -1), ("tensor", None, _arr(rng, _shape(rng, 1)))],
@@ -623,9 +628,11 @@ def _spoiled_array(rng, v: np.ndarray) -> tuple[str, Any]:
 def _spoil(rng, kind: str, v: Any, rank: int) -> tuple[str, Any]:
     """A spoiled version of argument ``v`` of kind ``kind`` (and a description)."""
     if kind in ("tensor", "mask", "index"):
-        return _spoil_array(rng, np.asarray(v))
+        if not isinstance(v, np.ndarray):  # spoiled already (a list, a string, None)
+            return "None", None
+        return _spoil_array(rng, v)
     if kind == "tensors":
-        if rng.integers(2):
+        if rng.integers(2) and isinstance(v, list) and v and isinstance(v[0], np.ndarray):
             k = int(rng.integers(len(v)))
             what, w = _spoil_array(rng, v[k])
             return f"tensors[{k}] {what}", [*v[:k], w, *v[k + 1:]]
@@ -633,11 +640,14 @@ def _spoil(rng, kind: str, v: Any, rank: int) -> tuple[str, Any]:
         opts = [("axis = rank", rank), ("axis = -rank-1", -rank - 1), ("axis 1e9", 10 ** 9),
                 ("negative axis", -1), ("float axis", 1.5), ("None axis", None),
                 ("bool axis", True), ("str axis", "0"), ("repeated axes", (0, 0)),
-                ("list axes", [0, -1]), ("tensor axis", Tensor(np.array(0)))]
+                ("list axes", [0, -1]), ("tensor axis", Tensor(np.array(0))),
+                ("numpy int axis", np.int64(-1)), ("axes out of range", (0, rank + 1)),
+                ("empty axes", ())]
         return opts[int(rng.integers(len(opts)))]
     opts = [("None", None), ("str", "x"), ("list", [1, 2]), ("negative", -2), ("zero", 0),
             ("float", 2.5), ("nan", float("nan")), ("huge", 10 ** 12), ("bool", True),
-            ("empty tuple", ()), ("nested", ((1,), (2,))), ("object", object())]
+            ("empty tuple", ()), ("nested", ((1,), (2,))), ("object", object()),
+            ("numpy int", np.int64(2)), ("0-d Tensor", Tensor(np.array(1.0))), ("inf", math.inf)]
     return opts[int(rng.integers(len(opts)))]
 
 
@@ -663,17 +673,24 @@ def draw_case(spec_: Spec, seed: int, spoil: bool = True) -> Case:
     """A call of ``spec_``: valid arguments, one of them (or the keywords) spoiled."""
     rng = np.random.default_rng(seed)
     slots = spec_.make(rng)
-    what = "valid"
     kw_fault = None
+    if spoil and len(slots) > 1 and rng.integers(6) == 0:  # now and then, two at once
+        pick = int(rng.integers(len(slots)))
+        kind, kw, v = slots[pick]
+        first, w = _spoil(rng, kind, v, _rank_of(slots))
+        slots[pick] = (kind, kw, w)
+        what = f"arg {pick} ({kind}): {first}; "
+    else:
+        what = ""
     if spoil:
         pick = int(rng.integers(len(slots) + 1))
         if pick == len(slots):
             kw_fault = ["unknown", "renamed"][int(rng.integers(2))]
-            what = f"{kw_fault} keyword"
+            what += f"{kw_fault} keyword"
         else:
             kind, kw, v = slots[pick]
-            what, w = _spoil(rng, kind, v, _rank_of(slots))
-            what = f"arg {pick} ({kind}): {what}"
+            desc, w = _spoil(rng, kind, v, _rank_of(slots))
+            what += f"arg {pick} ({kind}): {desc}"
             slots[pick] = (kind, kw, w)
     args, kwargs, ref_args, ref_kwargs = [], {}, [], {}
     for kind, kw, v in slots:
@@ -688,7 +705,7 @@ def draw_case(spec_: Spec, seed: int, spoil: bool = True) -> Case:
     elif kw_fault == "renamed":
         k = next(iter(kwargs))
         kwargs[k + "_misspelled"] = kwargs.pop(k)
-    return Case(spec_, args, kwargs, ref_args, ref_kwargs, what, bad=spoil)
+    return Case(spec_, args, kwargs, ref_args, ref_kwargs, what or "valid", bad=spoil)
 
 
 # --- judging one call -----------------------------------------------------------------------
@@ -715,7 +732,11 @@ def _int_inputs(case: Case) -> bool:
     return any(isinstance(v, np.ndarray) and v.dtype.kind in "iub" for v in case.ref_args)
 
 
-def _input_dtypes(case: Case) -> set:
+def _input_dtypes(case: Case) -> set | None:
+    """The float dtypes of the tensor arguments; None when a list or a Tensor parameter
+    (whose dtype the call decides) takes part."""
+    if any(isinstance(v, (list, Tensor)) for v in case.ref_args):
+        return None
     return {v.dtype for v in case.ref_args if isinstance(v, np.ndarray) and v.dtype.kind in "fc"}
 
 
@@ -785,7 +806,7 @@ def judge(case: Case) -> str:
         if spec_.float_only and _int_inputs(case) and d.kind not in "fc":
             raise Finding(f"{spec_.name} [{case.what}]: an integer input gave {d}; a float "
                           f"function gives floats (or refuses integers)")
-        if spec_.out == "float" and len(dts) == 1 and not _int_inputs(case) and \
+        if spec_.out == "float" and dts and len(dts) == 1 and not _int_inputs(case) and \
                 d != next(iter(dts)) and next(iter(dts)).kind == "f":
             raise Finding(f"{spec_.name} [{case.what}]: a {next(iter(dts))} input gave {d}")
     if ref is None:

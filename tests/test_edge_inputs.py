@@ -161,3 +161,21 @@ def test_split_of_an_empty_axis_is_one_empty_chunk() -> None:
     parts = ops.split(_f32((0, 2)), 2)
     assert [p.shape for p in parts] == [(0, 2)]
     assert [p.shape for p in ops.split(_f32((5, 2)), 2)] == [(2, 2), (2, 2), (1, 2)]
+
+
+# --- empty axis tuples, as MindSpore reads them ---------------------------------------------
+def test_empty_axis_tuples() -> None:
+    x = Tensor(np.arange(6.0, dtype=np.float32).reshape(1, 6, 1))
+    assert ops.squeeze(x, ()).shape == (6,)  # Squeeze()'s default: every size-1 axis
+    np.testing.assert_array_equal(ops.flip(x, ()).asnumpy(), x.asnumpy())  # reverses none
+    np.testing.assert_array_equal(ops.ReverseV2(())(x).asnumpy(), x.asnumpy())
+    assert ops.sum(x, (), True).shape == (1, 1, 1)  # a reduction's (): every axis
+    for call in (lambda: ops.softmax(x, ()), lambda: ops.log_softmax(x, ()),
+                 lambda: ops.LogSoftmax(())(x)):
+        with pytest.raises(ValueError, match=r"softmax', 'axis' must be an int or a non-empty"):
+            call()
+
+
+def test_a_tensor_is_not_a_dtype() -> None:
+    with pytest.raises(TypeError, match="^For 'cast', 'dtype' must be a mindspore dtype"):
+        ops.cast(Tensor(1.0), Tensor(1.0))

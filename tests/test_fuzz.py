@@ -65,7 +65,8 @@ def test_fuzz_sweep_in_jit() -> None:
 
     findings, outcomes = [], collections.Counter()
     for spec in F.SPECS:
-        compiled = dataclasses.replace(spec, fn=ms.jit(lambda *a, _f=spec.fn: _f(*a)))
+        compiled = dataclasses.replace(spec, fn=ms.jit(lambda *a, _f=spec.fn: _f(*a)),
+                                       names=(*spec.names, spec.fn.__name__))
         for seed in range(SWEEP_SEEDS // 2):
             case = F.draw_case(spec, seed)
             if not case.args or case.kwargs or not all(isinstance(a, Tensor) for a in case.args):

@@ -566,6 +566,14 @@ def _axis(axis: int, ndim: int, op: str, arg: str = "axis") -> int:
     return int(axis) % n
 
 
+def _axis_given(axis: Any, op: str) -> None:
+    """For the ops that normalize along axes (softmax): None or () would mean every axis
+    to a reduction, but here name no axis; MindSpore refuses them."""
+    if axis is None or isinstance(axis, (tuple, list)) and not axis:
+        raise ValueError(f"For '{op}', 'axis' must be an int or a non-empty tuple of ints, "
+                         f"but got {axis!r}.")
+
+
 def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
     """Normalize a reduction axis spec: None or () means all axes. A 0-d tensor has only
     itself to reduce: its axes 0 and -1 are all of it (None)."""
@@ -660,11 +668,13 @@ unsqueeze = expand_dims
 
 
 def squeeze(x: Any, axis: Any = None) -> Tensor:
+    """``x`` without the size-1 axes in ``axis``; all of them when ``axis`` is None or
+    empty (as in MindSpore, whose ``Squeeze()`` default is ``axis=()``)."""
     x = _tensor(x, "squeeze")
-    if axis is None:
+    axes = _axes(axis, x.ndim, "squeeze")
+    if axes is None:
         new = tuple(d for d in x.shape if d != 1)
     else:
-        axes = _axes(axis, x.ndim, "squeeze") or ()
         for a in axes:
             if x.shape[a] != 1:
                 raise ValueError(f"For 'squeeze', axis {a} of a tensor of shape "
@@ -789,7 +799,11 @@ def split(x: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
 
 
 def flip(x: Any, dims: Any) -> Tensor:
+    """``x`` reversed along each axis in ``dims`` (an empty tuple reverses none, as in
+    MindSpore; None reverses all)."""
     x = _tensor(x, "flip")
+    if isinstance(dims, (tuple, list)) and not dims:
+        return x
     axes = _axes(dims, x.ndim, "flip") or tuple(range(x.ndim))
     index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))
     return S.getitem(x, index=index)
@@ -1451,6 +1465,7 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
         x = cast(x, dtype)
     if x.ndim == 0:
         raise ValueError("For 'softmax', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    _axis_given(axis, "softmax")
     axes = _axes(axis, x.ndim, "softmax")
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
@@ -1458,6 +1473,7 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
 @_composite
 def log_softmax(x: Any, axis: Any = -1) -> Tensor:
     x = _tensor(x, "log_softmax")
+    _axis_given(axis, "log_softmax")
     axes = _axes(axis, x.ndim, "log_softmax")
     if x.size == 0:  # an empty input gives an empty result (the shift has no maximum)
         return A.sub(x, S.stop_gradient(x))

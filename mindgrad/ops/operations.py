@@ -225,7 +225,8 @@ class Stack(_AxisOp):
 class Softmax(PrimitiveOp):
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
-        self.axis = axis[0] if isinstance(axis, (tuple, list)) else axis
+        # MindSpore's Softmax takes an int or a tuple of them; one axis in a tuple is that axis
+        self.axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
 
     def __call__(self, x: Any) -> Any:
         return F.softmax(x, self.axis)
