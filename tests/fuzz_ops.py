@@ -1,6 +1,6 @@
-"""The bad-input fuzzer's engine: a table of the public operators of ``mindgrad.ops`` (each
-with a generator of valid arguments and, where one is cheap, a NumPy reference), the ways
-an argument is spoiled, and the judge of one call.
+"""The bad-input fuzzer's engine: a table of the public operators of ``mindgrad.ops`` and of
+the Tensor methods that mirror them (each with a generator of valid arguments and, where one
+is cheap, a NumPy reference), the ways an argument is spoiled, and the judge of one call.
 
 A call passes when it returns the right thing (compared with the NumPy reference where
 there is one; at least a Tensor of the reference's shape and of a dtype that holds its
@@ -63,6 +63,11 @@ def _unit(rng, shape, dtype=None) -> np.ndarray:
     return np.asarray(np.tanh(x) * 0.9, x.dtype)
 
 
+def _above1(rng, shape, dtype=None) -> np.ndarray:
+    x = _pos(rng, shape, dtype)
+    return np.asarray(x + 1, x.dtype)
+
+
 SPECS: list[Spec] = []
 
 
@@ -86,8 +91,8 @@ _UNARY = [
     ("tanh", _arr, np.tanh), ("asin", _unit, np.arcsin), ("arcsin", _unit, np.arcsin),
     ("acos", _unit, np.arccos), ("arccos", _unit, np.arccos), ("atan", _arr, np.arctan),
     ("arctan", _arr, np.arctan), ("asinh", _arr, np.arcsinh), ("arcsinh", _arr, np.arcsinh),
-    ("acosh", lambda r, s, d=None: _pos(r, s, d) + 1, np.arccosh),
-    ("arccosh", lambda r, s, d=None: _pos(r, s, d) + 1, np.arccosh),
+    ("acosh", lambda r, s, d=None: _above1(r, s, d), np.arccosh),
+    ("arccosh", lambda r, s, d=None: _above1(r, s, d), np.arccosh),
     ("atanh", _unit, np.arctanh), ("arctanh", _unit, np.arctanh), ("erf", _arr, sp.erf),
     ("erfc", _arr, sp.erfc), ("sigmoid", _arr, sp.expit),
     ("relu", _arr, lambda x: np.maximum(x, 0).astype(x.dtype)),
@@ -568,6 +573,45 @@ for _name in ("jvp", "vjp", "derivative", "jet", "laplacian", "linearize"):
     spec(_name, lambda rng: [("fn", None, ops.sin), ("tensor", None, _arr(rng, (3,)))], out="")
 spec("get_grad", lambda rng: [("tensor", None, _arr(rng, (3,))), ("int", None, 0)], out="")
 
+# Tensor methods: ``x.sum(axis)`` for the function of the same arguments
+def _method(method: str, fn_name: str, ref: Callable | None = None, names: tuple = ()) -> None:
+    base = next(s for s in SPECS if s.name == fn_name)
+
+    def make(rng):
+        slots = base.make(rng)
+        return [("self", None, slots[0][2]), *slots[1:]]
+
+    def call(x, *args, **kwargs):
+        return getattr(x, method)(*args, **kwargs)
+
+    call.__name__ = method
+    SPECS.append(Spec(f"Tensor.{method}", call, make, ref or base.ref,
+                      names=(method, fn_name, *base.names, *names,
+                             getattr(base.fn, "__name__", fn_name)),
+                      out=base.out, int_ok=base.int_ok, float_only=base.float_only))
+
+
+for _m in sorted(set(dir(Tensor))):
+    _f = next((s for s in SPECS if s.name == _m and not s.name[0].isupper()), None)
+    if _m.startswith("_") or _f is None or not callable(getattr(Tensor, _m)) or \
+            _f.make(np.random.default_rng(0))[0][0] != "tensor":
+        continue
+    if _m in ("sum", "mean", "prod", "max", "min", "argmax", "argmin", "all", "any", "cumsum",
+              "cumprod", "norm", "transpose", "permute", "reshape", "flatten", "softmax",
+              "logsumexp", "index_select", "scatter_add", "split", "var", "std"):
+        continue  # other arguments than the function's: written below
+    _method(_m, _m)
+_method("sum", "reduce_sum", _nan_safe(np.sum))
+_method("mean", "reduce_mean", _nan_safe(np.mean))
+_method("prod", "reduce_prod", _nan_safe(np.prod))
+_method("max", "reduce_max", _nan_safe(np.max))
+_method("min", "reduce_min", _nan_safe(np.min))
+_method("var", "var")
+_method("std", "std")
+_method("softmax", "softmax")
+_method("norm", "norm")
+
+
 # public names that take no user data to spoil
 NOT_FUZZED = {
     "depend": "returns its first argument, whatever it is",
@@ -581,12 +625,13 @@ NOT_FUZZED = {
 
 # --- spoiling an argument -------------------------------------------------------------------
 def _rank_of(slots) -> int:
-    t = next((v for k, _, v in slots if k == "tensor"), None)
+    t = next((v for k, _, v in slots if k in ("tensor", "self")), None)
     return t.ndim if isinstance(t, np.ndarray) else 1
 
 
 def _spoil_array(rng, v: np.ndarray) -> tuple[str, Any]:
-    what, w = _spoiled_array(rng, v)
+    with np.errstate(all="ignore"):  # NaN to an integer dtype, on purpose
+        what, w = _spoiled_array(rng, v)
     return what, np.asarray(w) if isinstance(w, np.generic) else w
 
 
@@ -610,7 +655,7 @@ def _spoiled_array(rng, v: np.ndarray) -> tuple[str, Any]:
         return "nan/inf", w.reshape(v.shape)
     if choice == 4:
         return "extra axis", v[None]
-    if choice == 5 and v.ndim:
+    if choice == 5 and v.ndim and v.shape[0]:
         return "fewer axes", v.reshape(-1)[:max(v.size - 1, 0)] if v.ndim == 1 else v[0]
     if choice == 6:
         return "None", None
@@ -627,7 +672,12 @@ def _spoiled_array(rng, v: np.ndarray) -> tuple[str, Any]:
 
 def _spoil(rng, kind: str, v: Any, rank: int) -> tuple[str, Any]:
     """A spoiled version of argument ``v`` of kind ``kind`` (and a description)."""
-    if kind in ("tensor", "mask", "index"):
+    if kind == "self":  # the Tensor a method is called on: spoiled, but still an array
+        for _ in range(50):
+            what, w = _spoil_array(rng, v)
+            if isinstance(w, np.ndarray):
+                return what, w
+    if kind in ("tensor", "mask", "index", "self"):
         if not isinstance(v, np.ndarray):  # spoiled already (a list, a string, None)
             return "None", None
         return _spoil_array(rng, v)

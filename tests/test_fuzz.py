@@ -1,4 +1,5 @@
-"""The bad-input fuzzer (``fuzz_ops``) over every public operator of ``mindgrad.ops``: wrong
+"""The bad-input fuzzer (``fuzz_ops``) over every public operator of ``mindgrad.ops`` (and
+the Tensor methods that mirror them): wrong
 shapes, wrong dtypes (int, bool, float16, complex), empty and 0-d tensors, NaN and inf,
 out-of-range and negative axes, wrong keyword names, None, strings and lists. Each call must
 give the right result (against NumPy where a reference is cheap, else at least a sound
