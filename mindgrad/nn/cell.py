@@ -166,9 +166,14 @@ class Cell:
         return checked
 
     def __repr__(self) -> str:
-        inner = "".join(f"\n  ({n}): " + repr(c).replace("\n", "\n  ")
-                        for n, c in self._cells.items())
-        return f"{type(self).__name__}<{inner}\n>" if inner else f"{type(self).__name__}<>"
+        """MindSpore 2.x's form: ``Name(extend_repr)``, or with sub-cells one indented line
+        for ``extend_repr`` (when not empty) and one per sub-cell, ``(name): repr``."""
+        name, extra = type(self).__name__, self.extend_repr()
+        children = [f"({n}): " + repr(c).replace("\n", "\n  ") for n, c in self._cells.items()]
+        if not children:
+            return f"{name}({extra})"
+        lines = ([extra] if extra else []) + children
+        return f"{name}(\n  " + "\n  ".join(lines) + "\n)"
 
     def extend_repr(self) -> str:
         return ""

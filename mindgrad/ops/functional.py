@@ -1623,3 +1623,18 @@ __all__ = _public_names(globals())
 _tensor_module.F = __import__(__name__, fromlist=["_"])
 _tensor_module._P = A
 _tensor_module._bind = _bind
+
+# MindSpore's ``ops.functional`` (``F``) also holds the transformations and structure helpers.
+# They are built on this module (in ``composite``, ``taylor`` and ``multitype``), so they are
+# looked up in the package on first use rather than imported here.
+_FROM_PACKAGE = frozenset({"grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacfwd", "jacrev",
+                           "hessian", "vmap", "jet", "derivative", "laplacian", "linearize",
+                           "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "partial"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_PACKAGE:
+        import importlib
+
+        return getattr(importlib.import_module(__package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,14 +1,16 @@
 """MindSpore's differentiation API on top of ``mindgrad.ad``: GradOperation, grad,
-value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev."""
+value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev; and, as
+MindSpore's ``ops.composite`` (``C``) holds them, the structure helpers of ``..multitype``."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..ad.api import Pullback, forward, reverse, vectorize
-from ..common.parameter import Parameter, ParameterTuple
-from ..common.tensor import Tensor
-from ..core.tree import flatten, unflatten
-from . import functional as F
+from ...ad.api import Pullback, forward, reverse, vectorize
+from ...common.parameter import Parameter, ParameterTuple
+from ...common.tensor import Tensor
+from ...core.tree import flatten, unflatten
+from .. import functional as F
+from ..multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401  (MindSpore's C)
 
 
 # --- shared helpers ----------------------------------------------------------------------------
