@@ -65,9 +65,12 @@ def run_script(script: str, args: list[str]) -> int:
 
     install()
     filename = os.path.abspath(path)
-    # python puts the script's real folder first, not the launcher's folder or the current one
-    folder = os.path.abspath(script) if path != script else os.path.dirname(os.path.realpath(path))
-    sys.path[0:1] = [folder]
+    # python puts the script's real folder first, where it put the launcher's folder or the
+    # current one for us (nothing at all under -P / PYTHONSAFEPATH, and then neither do we)
+    if not sys.flags.safe_path:
+        folder = (os.path.abspath(script) if path != script
+                  else os.path.dirname(os.path.realpath(path)))
+        sys.path[0:1] = [folder]
     sys.argv = [script, *args]
     module = types.ModuleType("__main__")
     module.__file__ = filename

@@ -195,9 +195,10 @@ def _unknown(func: str, what: str, key: Any) -> ValueError:
 
 
 def set_context(**kwargs: Any) -> None:
-    """Set context keys: ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ("CPU",
-    "GPU"; "Ascend" falls back to the CPU) and the other keys of MindSpore's
-    ``set_context`` (checked and kept, without effect).
+    """Set context keys: ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ("CPU";
+    "GPU" or "Ascend" compute with CuPy when it and a GPU are present, else on the CPU after
+    a one-line warning) and the other keys of MindSpore's ``set_context`` (checked and
+    kept, without effect).
 
     Every value is checked before any is set, so a call that raises changes nothing.
 
