@@ -44,7 +44,8 @@ def run_script(script: str, args: list[str]) -> int:
     folder first on ``sys.path``, in this process, which it then belongs to (sys.path,
     sys.argv and ``__main__`` stay as the script left them).
 
-    Returns the exit status: 0; 1 after an uncaught exception, whose traceback is printed
+    Returns the exit status: 0; 1 after an uncaught exception (130 for a KeyboardInterrupt,
+    the shell's status for one), whose traceback is printed
     (through ``sys.excepthook``) from the script's first frame on; 2 when the script can't
     be opened (1 for a folder without ``__main__.py``), each with one line on stderr. A
     ``SystemExit`` raised by the script propagates, so its code is the exit status, as with
