@@ -20,7 +20,8 @@ from .common.random import set_seed  # noqa: F401
 from .common.serialization import (load_checkpoint, load_param_into_net,  # noqa: F401
                                    save_checkpoint)
 from .common.tensor import Tensor  # noqa: F401
-from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context  # noqa: F401
+from .context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
+                      get_context, set_context)
 from . import ops  # noqa: F401  (binds the Tensor operators)
 from . import nn  # noqa: F401
 from .jit import jit, ms_function  # noqa: F401
