@@ -14,6 +14,7 @@ from .common import dtype  # noqa: F401
 from .common.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                            float64, float_, half, int8, int16, int32, int64, int_, single,
                            uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
+from .ad.reverse import no_grad as _no_grad  # noqa: F401
 from .common import mutable  # noqa: F401
 from .common.parameter import Parameter, ParameterTuple  # noqa: F401
 from .common.random import set_seed  # noqa: F401
@@ -32,18 +33,6 @@ from .ops.composite import (grad, hessian, jacfwd, jacrev, jvp, value_and_grad, 
 
 
 
-class _NoGrad:
-    """``mindspore._no_grad()``: a context in which no gradient is recorded."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _no_grad():
-    return _NoGrad()
 
 
 def is_tensor(obj) -> bool:

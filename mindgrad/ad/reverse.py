@@ -11,6 +11,7 @@ records the backward pass as graph code).
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
 from ..common.tensor import Tensor
@@ -32,11 +33,12 @@ class ReverseTracer(Tracer):
 
 
 class ReverseTrace(Trace):
-    __slots__ = ("tape", "count")
+    __slots__ = ("tape", "count", "paused")
 
     def __init__(self) -> None:
         self.tape: list = []
         self.count = 0
+        self.paused = False  # inside ``no_grad``: compute, but record nothing
 
     def new_tracer(self, primal: Any) -> ReverseTracer:
         t = object.__new__(ReverseTracer)
@@ -61,7 +63,7 @@ class ReverseTrace(Trace):
             out = eager(prim, primals, params)
         else:
             out = bind(prim, primals, params)
-        if prim.nondiff:
+        if prim.nondiff or self.paused:
             return out
         return self._record(prim, params, ids, primals, out)
 
@@ -82,6 +84,8 @@ class ReverseTrace(Trace):
     def process_custom_vjp(self, fun: Callable, bwd: Callable, args: Sequence, name: str) -> Any:
         primals, ids = self.unpack(args, "idx")
         out = fun(*primals)
+        if self.paused:
+            return out
         multiple = isinstance(out, (tuple, list))
         prim = Primitive(name, fun, multiple_results=multiple)
         prim.vjp_all = lambda g, ans, *xs, **_: bwd(xs, ans, g)
@@ -138,6 +142,35 @@ class ReverseTrace(Trace):
 
 
 _new = object.__new__
+
+
+class no_grad:
+    """``mindspore._no_grad()``: inside this context (or a function it decorates) operations
+    are computed but no gradient is recorded, so their results are constants to every
+    ``grad`` in progress."""
+
+    def __init__(self) -> None:
+        self._paused: list = []
+
+    def __enter__(self) -> "no_grad":
+        self._paused.append([t for t in state.stack
+                             if isinstance(t, ReverseTrace) and not t.paused])
+        for t in self._paused[-1]:
+            t.paused = True
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        for t in self._paused.pop():
+            t.paused = False
+        return False
+
+    def __call__(self, fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            with no_grad():
+                return fn(*args, **kwargs)
+
+        return wrapped
 
 
 def _accumulate(cts: dict, k: int, ct: Any) -> None:
