@@ -54,7 +54,8 @@ def test_round_trip_of_a_cell(tmp_path):
 def test_dict_list_dtypes_extras_and_filters(tmp_path):
     data = {"f16": np.arange(3, dtype=np.float16), "i64": np.array([[1, -2]], np.int64),
             "b": np.array([True, False]), "u8": np.arange(4, dtype=np.uint8).reshape(2, 2),
-            "scalar": Tensor(2.5), "empty": np.zeros((0, 3), np.float32)}
+            "scalar": Tensor(2.5), "empty": np.zeros((0, 3), np.float32),
+            "empty1": np.zeros(0, np.int8)}
     path = str(tmp_path / "mixed")  # '.ckpt' is added
     ms.save_checkpoint(data, path, append_dict={"epoch": 7, "lr": 0.5, "tag": "run-1"})
     loaded = ms.load_checkpoint(path + ".ckpt")
