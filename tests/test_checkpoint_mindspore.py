@@ -92,7 +92,7 @@ def test_mindspore_training_resumes_in_mindgrad():
     np.testing.assert_allclose(float(trainer(x, y)), EXPECTED["net"]["next_loss"], rtol=1e-5)
 
 
-def test_mindgrad_writes_mindsporess_bytes(tmp_path):
+def test_mindgrad_writes_mindspores_bytes(tmp_path):
     """Saving what MindSpore saved gives MindSpore's file, byte for byte."""
     for name, kwargs in (("mindspore_values.ckpt", {}),
                          ("mindspore_values_crc.ckpt", {"crc_check": True}),
@@ -129,14 +129,33 @@ def test_safetensors_round_trip_and_errors(tmp_path):
     with pytest.raises(TypeError, match="complex128"):
         ms.save_checkpoint({"z": np.ones(1, np.complex128)}, path, format="safetensors")
     n = int.from_bytes(blob[:8], "little")
+
+    def crafted(header: dict, data: bytes) -> bytes:
+        raw = json.dumps(header).encode()
+        return len(raw).to_bytes(8, "little") + raw + data
+
     for bad in (b"", blob[:-1], blob[:8] + b"[" * n + blob[8 + n:],
-                (1 << 40).to_bytes(8, "little") + blob[8:], b"\x05" + b"\0" * 7 + b"{}"):
+                (1 << 40).to_bytes(8, "little") + blob[8:], b"\x05" + b"\0" * 7 + b"{}",
+                crafted({"x": {"dtype": "U8", "shape": [1] * 65, "data_offsets": [0, 1]}}, b"\1"),
+                crafted({"x": {"dtype": "F32", "shape": [1 << 62, 1 << 62],
+                               "data_offsets": [0, 4]}}, b"\0" * 4),
+                crafted({"x": {"dtype": "F32", "shape": [2], "data_offsets": [0, 1 << 60]}},
+                        b"\0" * 8)):
         with pytest.raises(ser.CheckpointError, match="checkpoint"):
             ms.load_checkpoint(io.BytesIO(bad), format="safetensors")
     damaged = bytearray(blob)
     damaged[-2] ^= 1
     with pytest.raises(ser.CheckpointError, match="CRC"):
         ms.load_checkpoint(io.BytesIO(bytes(damaged)), format="safetensors", crc_check=True)
+
+
+def test_safetensors_without_the_package(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "safetensors", None)  # 'import safetensors' fails
+    with pytest.raises(ImportError, match=r"mindgrad\[safetensors\]"):
+        ms.save_checkpoint({"w": np.ones(2)}, str(tmp_path / "w"), format="safetensors")
+    with pytest.raises(ImportError, match="safetensors"):
+        load("mindspore_net.safetensors")
+    assert not os.listdir(tmp_path)
 
 
 def test_mindspore_arguments(tmp_path):

@@ -242,9 +242,10 @@ def _valid_blob(tmp_path, crc: bool) -> bytes:
 
 
 def test_truncated_files(tmp_path):
-    """With a CRC and crc_check every truncation is caught. Without one (MindSpore's default) a cut at a
-    record boundary is a valid shorter file, as it is for MindSpore: the entries read are
-    then a prefix of the saved ones, with their values; every other cut is an error."""
+    """With a CRC and crc_check every truncation is caught. Without one (MindSpore's
+    default) a cut at a record boundary is a valid shorter file, as it is for MindSpore:
+    the entries read are then a prefix of the saved ones, with their values; every other
+    cut is an error."""
     blob = _valid_blob(tmp_path, crc=True)
     for cut in range(len(blob)):
         with pytest.raises(ser.CheckpointError):

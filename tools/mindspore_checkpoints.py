@@ -83,8 +83,8 @@ def describe(value) -> dict:
     if isinstance(value, str):
         return {"dtype": "str", "value": value}
     arr = value.asnumpy() if hasattr(value, "asnumpy") else np.asarray(value)
-    return {"dtype": str(value.dtype), "shape": list(arr.shape),
-            "values": (arr.astype(np.float64) if arr.dtype.kind == "f" else arr).reshape(-1).tolist()}
+    flat = (arr.astype(np.float64) if arr.dtype.kind == "f" else arr).reshape(-1)
+    return {"dtype": str(value.dtype), "shape": list(arr.shape), "values": flat.tolist()}
 
 
 def _dumps(expected: dict) -> str:
