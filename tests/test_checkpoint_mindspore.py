@@ -186,6 +186,12 @@ def test_mindspore_arguments(tmp_path):
         ms.load_checkpoint(path, choice_func=lambda n: False)
     with pytest.raises(ValueError, match="filter_prefix"):
         ms.load_checkpoint(path, filter_prefix=[])
+    with pytest.raises(TypeError, match="specify_prefix"):
+        ms.load_checkpoint(path, specify_prefix=["fc.", 3])
+    # strings: empty, non-ASCII, beyond the BMP (NumPy's UTF-32 layout, as MindSpore saves)
+    texts = {"empty": "", "accents": "na\u00efve", "emoji": "\U0001F600 ok"}
+    ms.save_checkpoint({"w": np.ones(1)}, path, append_dict=texts)
+    assert {k: v for k, v in ms.load_checkpoint(path).items() if k != "w"} == texts
     with pytest.raises(NotImplementedError, match="remove_redundancy"):
         ms.load_param_into_net(net, ms.load_checkpoint(path), remove_redundancy=True)
     # int64 into int32 converts unless strict_load, as in MindSpore; int into float does not

@@ -193,7 +193,8 @@ def check(mindspore_python: str) -> int:
              ("net.ckpt", "ckpt"), ("net.safetensors", "safetensors"), ("train.ckpt", "ckpt")]
     with tempfile.TemporaryDirectory() as tmp:
         data = {k: Tensor(v) for k, v in values().items()}
-        mg.save_checkpoint(data, f"{tmp}/values.ckpt", append_dict=dict(APPEND))
+        mg.save_checkpoint(data, f"{tmp}/values.ckpt",
+                           append_dict=dict(APPEND, empty="", emoji="\U0001F600 ok"))
         mg.save_checkpoint(data, f"{tmp}/values_crc.ckpt", crc_check=True)
         mg.save_checkpoint(data, f"{tmp}/values.safetensors", format="safetensors",
                            append_dict={"epoch": 3, "lr": 0.5})

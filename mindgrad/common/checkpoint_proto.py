@@ -254,8 +254,8 @@ def _decode(path: str, name: str, dims: list[int], type_name: str, data: bytes |
     if type_name == "str":
         if len(data) % 4:
             raise corrupt(path, f"the string '{name}' has {len(data)} bytes, not a multiple of 4")
-        try:
-            return bytes(data).decode("utf-32-le")
+        try:  # NumPy pads a str array with NULs (an empty str is one NUL): strip as it does
+            return bytes(data).decode("utf-32-le").rstrip("\0")
         except UnicodeDecodeError:
             raise corrupt(path, f"the string '{name}' is not valid UTF-32") from None
     if type_name == "BFloat16":

@@ -230,7 +230,11 @@ def _prefixes(value: Any, arg: str) -> tuple:
         raise TypeError(f"For 'load_checkpoint', '{arg}' must be a str or a list or tuple of "
                         f"str, but got {type(value).__name__}.")
     items = (value,) if isinstance(value, str) else tuple(value)
-    if not items or not all(isinstance(v, str) and v for v in items):
+    bad = [v for v in items if not isinstance(v, str)]
+    if bad:
+        raise TypeError(f"For 'load_checkpoint', every element of '{arg}' must be a str, but "
+                        f"got {type(bad[0]).__name__}.")
+    if not items or not all(items):
         raise ValueError(f"For 'load_checkpoint', '{arg}' must be a non-empty str or a "
                          f"non-empty list of them, but got {value!r}.")
     return items
