@@ -70,14 +70,15 @@ def wait_async_saves() -> None:
 
 
 # --- saving ----------------------------------------------------------------------------------
-def _as_value(value: Any, name: str) -> np.ndarray | str:
-    """The array (or string) saved for one entry, a copy that later updates cannot change."""
+def _as_value(value: Any, name: str, copy: bool) -> np.ndarray | str:
+    """The array (or string) saved for one entry; with ``copy`` one that later updates of
+    the value cannot change (an asynchronous save writes it later)."""
     if isinstance(value, str):
         return value
     if isinstance(value, Tensor):
-        return np.array(value.asnumpy(), copy=True)
+        return np.array(value.asnumpy(), copy=copy or None)
     if isinstance(value, (np.ndarray, np.generic)):
-        return np.array(value, copy=True)
+        return np.array(value, copy=copy or None)
     if isinstance(value, (bool, int, float)):  # as MindSpore's Tensor(value): Bool/Int64/Float32
         return np.asarray(value, np.bool_ if isinstance(value, bool) else
                           (np.int64 if isinstance(value, int) else np.float32))
@@ -203,7 +204,7 @@ def save_checkpoint(save_obj: Any, ckpt_file_name: str, integrated_save: bool = 
             raise ValueError(f"For 'save_checkpoint', the name '{name}' appears twice; give "
                              f"the parameters distinct names.")
         seen.add(name)
-        value = _as_value(value, name)
+        value = _as_value(value, name, copy=bool(async_save))
         if not isinstance(value, str):
             checkpoint_proto.dtype_name(value.dtype)  # a clear TypeError before any writing
         entries.append((name, value))
