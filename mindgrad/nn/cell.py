@@ -6,14 +6,12 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Iterator
 
-import numpy as np
-
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
 from ..core.primitive import custom_vjp_call, state
 from ..graph.function import GraphFunction
-from ..prims import shape as S
+from ..ops.custom_function import checked_grads
 
 
 class Cell:
@@ -141,29 +139,8 @@ class Cell:
 
     def _custom_bprop(self, inputs: tuple, out: Any, dout: Any) -> list:
         """Call the user's ``bprop(*inputs, out, dout)`` and check what it returns."""
-        grads = self.bprop(*inputs, out, dout)
-        if not isinstance(grads, (tuple, list)):
-            grads = (grads,)
-        if len(grads) != len(inputs):
-            raise RuntimeError(f"The output size of the 'bprop' must match the number of "
-                               f"parameters in its corresponding primal function "
-                               f"'{type(self).__name__}()' : {len(grads)} vs. {len(inputs)}.")
-        checked = []
-        for i, (g, x) in enumerate(zip(grads, inputs)):
-            if not isinstance(x, Tensor) or g is None:
-                checked.append(None)
-                continue
-            if not isinstance(g, Tensor):
-                g = Tensor(g, dtype=x.dtype)
-            if g.shape != x.shape:
-                if not _sums_to(g.shape, x.shape):
-                    raise RuntimeError(f"For '{type(self).__name__}.bprop', the gradient of "
-                                       f"input {i} has shape {list(g.shape)}, which cannot be "
-                                       f"summed to the input's shape {list(x.shape)}.")
-                # a broadcast gradient is summed back to the input's shape, as MindSpore does
-                g = S.unbroadcast(g, x)
-            checked.append(g if g.dtype == x.dtype else S.cast(g, dtype=S.dtype_of(x)))
-        return checked
+        return checked_grads(type(self).__name__, "bprop", self.bprop(*inputs, out, dout),
+                             inputs)
 
     def __repr__(self) -> str:
         """MindSpore 2.x's form: ``Name(extend_repr)``, or with sub-cells one indented line
@@ -177,14 +154,6 @@ class Cell:
 
     def extend_repr(self) -> str:
         return ""
-
-
-def _sums_to(grad_shape: tuple, input_shape: tuple) -> bool:
-    """Whether the input's shape broadcasts to ``grad_shape`` (so the gradient sums back)."""
-    try:
-        return np.broadcast_shapes(grad_shape, input_shape) == tuple(grad_shape)
-    except ValueError:
-        return False
 
 
 __all__ = ["Cell", "ParameterTuple"]
