@@ -14,6 +14,7 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
+from ..common.hooks import HookHandle, run_tensor_hooks
 from ..common.tensor import Tensor
 from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
                               snapshot, state)
@@ -33,12 +34,25 @@ class ReverseTracer(Tracer):
 
 
 class ReverseTrace(Trace):
-    __slots__ = ("tape", "count", "paused")
+    __slots__ = ("tape", "count", "paused", "hooks")
 
     def __init__(self) -> None:
         self.tape: list = []
         self.count = 0
         self.paused = False  # inside ``no_grad``: compute, but record nothing
+        self.hooks: dict | None = None  # tape index -> ``register_hook`` functions
+
+    def register_hook(self, tracer: Any, fn: Callable) -> HookHandle:
+        if self.hooks is None:
+            self.hooks = {}
+        hooks = self.hooks.setdefault(tracer.idx, [])
+        hooks.append(fn)
+        return HookHandle(hooks, fn)
+
+    def hooked(self, idx: int, ct: Any) -> Any:
+        """The complete cotangent of tape index ``idx`` after its hooks (if any)."""
+        hooks = self.hooks.get(idx) if self.hooks else None
+        return run_tensor_hooks(hooks, ct) if hooks and ct is not None else ct
 
     def new_tracer(self, primal: Any) -> ReverseTracer:
         t = object.__new__(ReverseTracer)
@@ -111,14 +125,19 @@ class ReverseTrace(Trace):
             if ct is not None and getattr(tr, "_trace", None) is self:
                 _accumulate(cts, tr.idx, ct)
         pop = cts.pop
+        hooked = self.hooked if self.hooks else None
         for prim, params, ids, primals, out, out_ids in reversed(self.tape):
             if prim.multiple_results:
                 g = [pop(i, None) for i in out_ids]
+                if hooked is not None:
+                    g = [hooked(i, c) for i, c in zip(out_ids, g)]
                 if all(c is None for c in g):
                     continue
                 g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
             else:
                 g = pop(out_ids, None)
+                if hooked is not None:
+                    g = hooked(out_ids, g)
                 if g is None:
                     continue
             if prim.vjp is not None and prim.vjp_all is None:

@@ -5,11 +5,12 @@ Operators and methods are thin front-ends over ``mindgrad.ops.functional``; ever
 them goes through the single dispatch point, so they all work on tracers too."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from . import dtype as mstype
+from .hooks import add_leaf_hook, check_hook
 from .printing import format_repr, format_str
 
 F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
@@ -142,6 +143,16 @@ class Tensor:
 
     def numel(self) -> int:
         return self._data.size
+
+    def register_hook(self, hook: Callable) -> Any:
+        """Call ``hook(grad)`` when a gradient with respect to this Tensor is computed; a
+        Tensor it returns replaces the gradient. Returns a handle whose ``remove()``
+        unregisters it."""
+        check_hook(hook, "Tensor.register_hook")
+        trace = getattr(self, "_trace", None)
+        if trace is not None:
+            return trace.register_hook(self, hook)
+        return add_leaf_hook(self, hook)
 
     def asnumpy(self) -> np.ndarray:
         """A NumPy copy of the values (from the GPU if the tensor lives there)."""

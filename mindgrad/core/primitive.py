@@ -92,6 +92,11 @@ class Trace:
                 extra.append(None)
         return lower, extra
 
+    def register_hook(self, tracer: Any, fn: Callable) -> Any:
+        """``Tensor.register_hook`` on one of this trace's tracers: a trace that computes
+        no gradients passes it to the value beneath."""
+        return Tensor.register_hook(tracer.__lower__(), fn)
+
 
 class _State:
     __slots__ = ("stack", "dynamic", "substituted")
