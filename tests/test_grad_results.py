@@ -196,3 +196,29 @@ def test_no_grad_makes_constants(mode):
         return (c * v).sum() + (v * v).sum()
 
     np.testing.assert_array_equal(run_in_mode(ops.grad(inner), x).asnumpy(), [3.0 + 2.0, 12.0 + 4.0])
+
+
+def test_mutable_containers_are_differentiated_element_by_element(mode):
+    t1, t2 = f32([1.0, 2.0]), f32([3.0, 4.0])
+
+    def prod(xs):
+        return (xs[0] * xs[1]).sum()
+
+    for container in ((t1, t2), [t1, t2]):
+        g = run_in_mode(ops.grad(prod), ms.mutable(container))
+        assert type(g) is type(container)
+        np.testing.assert_array_equal(g[0].asnumpy(), [3.0, 4.0])
+        np.testing.assert_array_equal(g[1].asnumpy(), [1.0, 2.0])
+    g = run_in_mode(ops.grad(lambda d: (d["a"] * d["b"]).sum()), ms.mutable({"a": t1, "b": t2}))
+    assert type(g) is dict and sorted(g) == ["a", "b"]
+    np.testing.assert_array_equal(g["b"].asnumpy(), [1.0, 2.0])
+    g = run_in_mode(ops.GradOperation()(prod), ms.mutable((t1, t2)))
+    np.testing.assert_array_equal(g[0].asnumpy(), [3.0, 4.0])
+    (gx, gy) = run_in_mode(ops.GradOperation(get_all=True)(lambda xs, y: (xs[0] * y).sum()),
+                           ms.mutable((t1, t2)), t2)
+    np.testing.assert_array_equal(gx[1].asnumpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(gy.asnumpy(), [1.0, 2.0])
+    # a plain tuple is not differentiated, as in MindSpore
+    assert ops.grad(prod)((t1, t2)) == ()
+    with pytest.raises(TypeError, match="'mutable', the 'input_data'"):
+        ms.mutable("text")
