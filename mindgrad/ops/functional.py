@@ -52,13 +52,17 @@ def _binary(prim, name: str, promote: bool = False):
     float scalars (``promote_scalar``). An op with a dtype rule (``dtype_rules``) applies it
     to each tensor operand."""
     rule = _rules.RULES.get(name)
+    accept = "" if rule is None else rule.accept
 
     def op(x: Any, y: Any) -> Tensor:
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
         if promote:
             x, y = promote_scalar(x, y)
-        if rule is not None:
-            x, y = _in_dtype_of(x, name, "x", rule), _in_dtype_of(y, name, "y", rule)
+        if accept:
+            if isinstance(x, Tensor) and x._data.dtype.kind not in accept:
+                x = _in_dtype(x, name, "x")
+            if isinstance(y, Tensor) and y._data.dtype.kind not in accept:
+                y = _in_dtype(y, name, "y")
         return prim(x, y)
 
     op.__name__ = name
@@ -101,7 +105,7 @@ def _in_dtype(x: Tensor, op: str, arg: str = "input") -> Tensor:
 
 def _in_dtype_of(x: Any, op: str, arg: str, rule: Any) -> Any:
     """``_in_dtype`` for an operand that may be a Python number (left as it is)."""
-    if isinstance(x, Tensor) and S.dtype_of(x).kind not in rule.accept:
+    if isinstance(x, Tensor) and x._data.dtype.kind not in rule.accept:
         return _in_dtype(x, op, arg)
     return x
 
@@ -117,7 +121,7 @@ def _unary(prim, name: str):
         def op(x: Any) -> Tensor:
             x = _tensor(x, name)
             # the common case (a dtype the op takes as it is) costs one attribute test
-            return prim(x if S.dtype_of(x).kind in accept else _in_dtype(x, name))
+            return prim(x if x._data.dtype.kind in accept else _in_dtype(x, name))
 
     op.__name__ = name
     op.__doc__ = f"Elementwise {prim.name}."
