@@ -157,6 +157,16 @@ def test_float_only_ops_refuse_integers(name, dtype) -> None:
     # not a silent zero gradient any more
     with pytest.raises(TypeError, match=rf"For '{name}'"):
         ops.grad(lambda a: getattr(ops, name)(a).sum())(x)
+    with pytest.raises(TypeError, match=rf"For '{name}'"):  # traced for GRAPH mode too
+        ms.jit(getattr(ops, name))(x)
+
+
+def test_numpy_dtype_refusals_name_the_op() -> None:
+    b = ms.Tensor(np.array([True, False]))
+    with pytest.raises(TypeError, match="For 'Sub', inputs of dtype Bool and Bool"):
+        b - b
+    with pytest.raises(TypeError, match="For 'sub', 'x' of dtype Bool"):
+        ops.sub(b, b)
 
 
 def test_dense_refuses_an_integer_input() -> None:
