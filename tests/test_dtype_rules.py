@@ -45,7 +45,6 @@ _deviate(["abs", "norm", "norm_dim", "norm_ord1"], ["complex64", "complex128"], 
          "the modulus of complex numbers is real (NumPy's dtype); MindSpore keeps the "
          "complex dtype (and refuses ord=1)")
 _deviate(["add"], ["bool"], "Bool", "bool + bool is NumPy's logical or (MindSpore refuses)")
-_deviate(["floor_div", "fmod"], ["bool"], "Int8", "NumPy's int8 (MindSpore keeps Bool)")
 _deviate(["floor_div"], ["complex64", "complex128"], REFUSED,
          "floor division has no meaning for complex numbers (NumPy refuses it)")
 _deviate(["nn.Dense"], ["float16"], "Float32",

@@ -68,6 +68,9 @@ _define(REAL_NUMERIC, "round", "hardswish", "amax", "amin", "max",
         "min", "argmin", "minimum", "floor_mod")
 _define(NUMERIC, "pow", "matmul")
 
+# Operations whose bool inputs give a bool result (NumPy's would be int8).
+BOOL_RESULT = frozenset({"floor_div", "fmod"})
+
 
 def input_dtype(op: str, dt: np.dtype, arg: str = "input") -> np.dtype | None:
     """The dtype ``op`` computes an input of NumPy dtype ``dt`` in: None to keep ``dt``,

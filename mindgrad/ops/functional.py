@@ -53,6 +53,7 @@ def _binary(prim, name: str, promote: bool = False):
     to each tensor operand."""
     rule = _rules.RULES.get(name)
     accept = "" if rule is None else rule.accept
+    bool_result = name in _rules.BOOL_RESULT
 
     def op(x: Any, y: Any) -> Tensor:
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
@@ -63,6 +64,8 @@ def _binary(prim, name: str, promote: bool = False):
                 x = _in_dtype(x, name, "x")
             if isinstance(y, Tensor) and y._data.dtype.kind not in accept:
                 y = _in_dtype(y, name, "y")
+        if bool_result and S.dtype_of(x).kind == "b" and S.dtype_of(y).kind == "b":
+            return S.cast(prim(x, y), dtype=np.dtype(np.bool_))
         return prim(x, y)
 
     op.__name__ = name
