@@ -237,3 +237,20 @@ def test_fixture_misc_facts_hold() -> None:
         assert misc[label]["error"] == "TypeError"
     assert misc["norm([3+4j])"]["values"] == [[5.0, 0.0]]
     assert misc["mul int32 grad"] == {"dtype": "Int32", "shape": [3], "values": [2, 4, 6]}
+
+
+@pytest.mark.parametrize("case", [c for c in DC.CASES if c != "nn.Dense"])
+def test_compiled_calls_follow_the_same_rules(case) -> None:
+    """A jit-compiled call (GRAPH mode) refuses and promotes exactly as the eager one."""
+    fn = DC.CASES[case]
+    for dtype in DC.DTYPES:
+        x = DC.make_input(ms.Tensor, dtype)
+        try:
+            eager = DC.result_dtype(fn(ms, x))
+        except TypeError:
+            eager = REFUSED
+        try:
+            compiled = DC.result_dtype(ms.jit(lambda a: fn(ms, a))(x))
+        except TypeError:
+            compiled = REFUSED
+        assert compiled == eager, (case, dtype)
