@@ -9,7 +9,13 @@ __version__ = "0.1.0"
 
 import numpy as _np
 
-from . import context, runtime  # noqa: F401
+from .common import fp_warnings as _fp_warnings
+
+# NumPy's floating-point RuntimeWarnings (log of 0, overflow, ...) stay silent inside
+# mindgrad, as MindSpore computes inf and NaN silently; see common/fp_warnings.py.
+_fp_warnings.install()
+
+from . import context, runtime  # noqa: F401,E402
 from .common import dtype  # noqa: F401
 from .common.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                            float64, float_, half, int8, int16, int32, int64, int_, single,

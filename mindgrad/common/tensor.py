@@ -30,6 +30,15 @@ def _fast(t: "Tensor", o: Any) -> bool:
     return isinstance(o, Tensor)
 
 
+def _fast_div(t: "Tensor", o: Any) -> bool:
+    """``_fast`` for a true division: both operands must be float or complex already."""
+    if t._data.dtype.kind not in "fc":
+        return False
+    if isinstance(o, Tensor):
+        return o._data.dtype.kind in "fc"
+    return type(o) is float or type(o) is int
+
+
 def one_element(arr: Any, op: str) -> Any:
     """The value of a one-element array as a Python scalar."""
     if arr.size != 1:
@@ -228,10 +237,11 @@ class Tensor:
         return _bind(_P.mul, (self, o), _NO) if _fast(self, o) else F.mul(self, o)
     def __rmul__(self, o):
         return _bind(_P.mul, (o, self), _NO) if _fast(self, o) else F.mul(o, self)
+    # Division binds directly only for float operands: integers divide in float32 (F.div).
     def __truediv__(self, o):
-        return _bind(_P.div, (self, o), _NO) if _fast(self, o) else F.div(self, o)
+        return _bind(_P.div, (self, o), _NO) if _fast_div(self, o) else F.div(self, o)
     def __rtruediv__(self, o):
-        return _bind(_P.div, (o, self), _NO) if _fast(self, o) else F.div(o, self)
+        return _bind(_P.div, (o, self), _NO) if _fast_div(self, o) else F.div(o, self)
     def __floordiv__(self, o): return F.floor_div(self, o)
     def __rfloordiv__(self, o): return F.floor_div(o, self)
     def __mod__(self, o): return F.floor_mod(self, o)

@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+import warnings as _warnings
+
+from ..common import fp_warnings as _fp_warnings
 from ..common.tensor import Tensor
 
 
@@ -228,6 +231,8 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
 
 
 def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
+    if _warnings.filters is not _fp_warnings.installed_in:
+        _fp_warnings.install()  # NumPy's floating-point warnings stay silent (fp_warnings)
     out = prim.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **params)
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)
