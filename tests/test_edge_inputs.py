@@ -179,3 +179,35 @@ def test_empty_axis_tuples() -> None:
 def test_a_tensor_is_not_a_dtype() -> None:
     with pytest.raises(TypeError, match="^For 'cast', 'dtype' must be a mindspore dtype"):
         ops.cast(Tensor(1.0), Tensor(1.0))
+
+
+# --- argument checks the fuzzer asked for -----------------------------------------------------
+def test_clipping_bounds_are_checked() -> None:
+    x = Tensor(np.array([-1.0, 0.0, 2.0], np.float32))
+    for call in (lambda: ops.clamp(x, float("nan"), 0.5),
+                 lambda: ops.clip_by_value(x, float("nan"), 0.5)):
+        with pytest.raises(ValueError,
+                           match=r"^For '(clamp|clip_by_value)', '\w+' must not be NaN"):
+            call()
+    with pytest.raises(TypeError, match="^For 'clip_by_value', 'clip_value_max' must be a "
+                                        "number, a Tensor or None, but got list"):
+        ops.clip_by_value(x, 0.0, [1, 2])
+    with pytest.raises(ValueError,
+                       match=r"^For 'clamp', the shapes of 'x' \[3\], 'min' \[2\] can not"):
+        ops.clamp(x, Tensor(np.zeros(2, np.float32)))
+
+
+def test_get_grad_and_partial_name_themselves() -> None:
+    grads = ((0, Tensor(np.ones(2, np.float32))),)
+    assert ops.get_grad(grads, 0).shape == (2,)
+    with pytest.raises(TypeError, match="^For 'get_grad', 'gradients' must be"):
+        ops.get_grad([1, 2], 0)
+    with pytest.raises(TypeError, match="^For 'get_grad', 'identifier' must be"):
+        ops.get_grad(grads, 1.5)
+    with pytest.raises(RuntimeError, match="Parameter 3 in the gradients given to 'get_grad'"):
+        ops.get_grad(grads, 3)
+    with pytest.raises(TypeError, match="^For 'partial', 'func' must be callable, but got int"):
+        ops.partial(3)
+    assert float(ops.partial(ops.add, Tensor(1.0))(Tensor(2.0)).asnumpy()) == 3.0
+    with pytest.raises(TypeError, match=r"^Map\.__call__\(\) got an unexpected keyword"):
+        ops.Map()(ops.sin, (Tensor(1.0),), bogus=1)

@@ -75,8 +75,8 @@ def _special(name: str) -> Callable:
         special = _scipy_special()
         if special is not None:
             out = getattr(special, name)(x)
-            # SciPy has no float16 loop: it computes in a wider float; give the input's back
-            return out.astype(x.dtype) if x.dtype.kind == "f" and out.dtype != x.dtype else out
+            # SciPy computes float16 in float32: give back the input's dtype
+            return out.astype(x.dtype) if out.dtype != x.dtype and x.dtype.kind == "f" else out
         x = np.asarray(x)
         return np.asarray(np.frompyfunc(getattr(math, name), 1, 1)(x), dtype=x.dtype)
     impl.__name__ = name
@@ -120,6 +120,8 @@ def _relu_impl(x):
     # np.clip with two bounds is vectorized; np.maximum(x, 0) with a scalar is three times slower
     if _is_float_array(x):
         return xp_of(x).clip(x, 0, math.inf)
+    if x.dtype.kind == "b":  # max(x, False) is x itself, and stays bool (as in MindSpore)
+        return x
     return xp_of(x).maximum(x, 0)
 
 
@@ -244,7 +246,8 @@ relu6 = unary("ReLU6", lambda x: xp_of(x).clip(x, 0, 6),
               lambda x, ans: S.cast(_inside(x, 0, 6), S.dtype_of(x)),
               apply=lambda v, x, ans: A.mul(v, _inside(x, 0, 6)))
 # clip_by_value with constant bounds: the gradient passes where the value is not clipped
-# (at a bound too, as maximum/minimum give ties to x)
+# (at a bound too, as MindSpore's clamp does; clip_by_value, built on maximum and
+# minimum, shares a tie at a bound equally)
 clip = unary("ClipByValue", _clip_impl,
              lambda x, ans, lo, hi: S.cast(C.equal(ans, x), S.dtype_of(x)),
              apply=lambda v, x, ans, lo, hi: A.mul(v, C.equal(ans, x)))

@@ -5,39 +5,11 @@ from __future__ import annotations
 from types import FunctionType
 from typing import Any, Callable
 
-from ..common import dtype as mstype
-from . import functional as F
+from ...common import dtype as mstype
+from .. import functional as F
+from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
-
-class PrimitiveOp:
-    """Base of the operator classes (MindSpore's ``ops.Primitive``)."""
-
-    def __init__(self, name: str | None = None) -> None:
-        self.name = name or type(self).__name__
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        # An inherited __call__ (ReduceSum's is _Reduce's) gets a copy named after this
-        # class, so that Python's own argument errors name the operator the user called.
-        super().__init_subclass__(**kwargs)
-        call = cls.__dict__.get("__call__")
-        if call is None and isinstance(getattr(cls, "__call__", None), FunctionType):
-            base = cls.__call__
-            call = FunctionType(base.__code__, base.__globals__, "__call__", base.__defaults__,
-                                base.__closure__)
-            call.__kwdefaults__ = base.__kwdefaults__
-            call.__doc__ = base.__doc__
-            call.__qualname__ = f"{cls.__name__}.__call__"
-            cls.__call__ = call
-
-    def add_prim_attr(self, name: str, value: Any) -> "PrimitiveOp":
-        setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        return f"Prim[{self.name}]"
-
-
-Primitive = PrimitiveOp
+PrimitiveOp = Primitive
 
 
 def _op(name: str, fn: Callable) -> type:
@@ -553,6 +525,27 @@ class AvgPool(_Pool):
     """``AvgPool(kernel_size=1, strides=1, pad_mode='valid')(x)`` over NCHW."""
 
     _kind = "avg"
+
+
+def _name_inherited_calls(namespace: dict) -> None:
+    """Give each operator class here whose ``__call__`` is inherited (ReduceSum's is
+    _Reduce's) a copy named after it, so that Python's own argument errors name the
+    operator the user called (``ReduceSum.__call__() got an unexpected keyword ...``)."""
+    for cls in list(namespace.values()):
+        if not isinstance(cls, type) or cls.__module__ != __name__ or "__call__" in cls.__dict__:
+            continue
+        base = cls.__call__
+        if not isinstance(base, FunctionType) or base.__module__ != __name__:
+            continue
+        call = FunctionType(base.__code__, base.__globals__, "__call__", base.__defaults__,
+                            base.__closure__)
+        call.__kwdefaults__ = base.__kwdefaults__
+        call.__doc__ = base.__doc__
+        call.__qualname__ = f"{cls.__name__}.__call__"
+        cls.__call__ = call
+
+
+_name_inherited_calls(globals())
 
 
 __all__ = F._public_names(globals())
