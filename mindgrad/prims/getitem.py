@@ -76,7 +76,7 @@ def _take_axis(index: Any, arrays: tuple, ndim: int) -> tuple | None:
 
 
 def _take_transpose(g, axis: int, idx, shape: tuple):
-    """The transpose of ``take(x, idx, axis)`` (NumPy arrays): the slices of ``g`` summed
+    """The transpose of ``take(x, idx, axis)`` (NumPy or CuPy arrays): the slices of ``g`` summed
     into the positions they were taken from, with the scatters' precision (half and single
     precision summed in float64, rounded once)."""
     n = shape[axis]
@@ -90,10 +90,9 @@ def _take_transpose(g, axis: int, idx, shape: tuple):
 def _index_add_impl(g, *arrays, index, shape):
     xp = xp_of(g)
     if _has_int_array(index, arrays):
-        if xp is np:
-            take = _take_axis(index, arrays, len(shape))
-            if take is not None:
-                return _take_transpose(g, take[0], take[1], tuple(shape))
+        take = _take_axis(index, arrays, len(shape))
+        if take is not None:
+            return _take_transpose(g, take[0], take[1], tuple(shape))
         out = xp.zeros(shape, g.dtype)
         xp.add.at(out, build_index(index, arrays), g)  # repeated positions accumulate
         return out

@@ -185,7 +185,14 @@ einsum.jvp_all = _einsum_jvp
 # --- inverse ------------------------------------------------------------------------------
 def _linalg_call(name: str, fn, *arrays):
     try:
-        return fn(*arrays)
+        if xp_of(arrays[0]) is np:
+            return fn(*arrays)
+        import cupyx
+
+        # CuPy's solvers return NaN/inf for a singular or indefinite matrix unless asked
+        # to check: ask, so that the GPU raises the same error as the CPU
+        with cupyx.errstate(linalg="raise"):
+            return fn(*arrays)
     except np.linalg.LinAlgError as e:
         raise ValueError(f"For '{name}', the input matrix is singular or not suitable "
                          f"({e}); input shape {list(arrays[0].shape)}.") from None
