@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from ..core.primitive import Tracer, before_change, state
+from .device import device_of, to_device
 from .tensor import Tensor
 
 
@@ -49,7 +50,8 @@ class Parameter(Tensor):
         return self
 
     def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
-        """Replace the value. The new value must keep the shape; it is cast to the dtype.
+        """Replace the value. The new value must keep the shape; it is cast to the dtype and
+        copied to the device of the Parameter if it lives on another.
 
         A value seen by a reverse/forward transformation is stored as its plain value. While
         a GRAPH-mode function is being traced the assignment is recorded in the graph (the
@@ -69,6 +71,9 @@ class Parameter(Tensor):
                              f"{tuple(self._data.shape)}.")
         if new.dtype != self._data.dtype:
             new = new.astype(self._data.dtype)
+        # A Parameter stays on its device (a checkpoint read on the CPU loads into a network
+        # on the GPU): the one place a value moves without move_to, as the dtype is cast.
+        new = to_device(new, device_of(self._data), "Parameter.set_data")
         self._data = new
         return self
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from ..common.device import check_same_device
 from ..common.tensor import Tensor
 
 
@@ -222,8 +223,17 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
     return top.process(prim, args, params)
 
 
+# Set once CuPy becomes a backend (``context``): from then on NumPy and CuPy arrays may
+# meet, and each eager operation checks that its inputs share a device. Until then there
+# are only NumPy arrays and the check costs nothing.
+check_devices = False
+
+
 def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
-    out = prim.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **params)
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    if check_devices:
+        check_same_device(prim.name, arrays)
+    out = prim.impl(*arrays, **params)
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)
     t = _new(Tensor)

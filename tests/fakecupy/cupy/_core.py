@@ -15,8 +15,9 @@ behaves as CuPy 14 was measured to behave on a GPU:
   and ``round`` not at all; ``flags`` has no ``writeable``;
 - assigning a non-scalar NumPy array into a device array raises ValueError.
 
-Every transfer is counted in ``TRANSFERS`` so that tests can assert that a computation
-stays on the device.
+Every transfer is counted in ``TRANSFERS`` (``to_host`` also counts the reads that make a
+GPU wait and copy: ``item()``, ``float(x)``, ``bool(x)``, printing) so that tests can
+assert that a computation stays on the device.
 """
 from __future__ import annotations
 
@@ -235,6 +236,7 @@ class ndarray:
     def _scalar(self, kind: type) -> Any:
         if self._a.ndim != 0:
             raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
+        TRANSFERS["to_host"] += 1
         return kind(self._a)
 
     def __float__(self) -> float:
@@ -247,15 +249,19 @@ class ndarray:
         return self._scalar(complex)
 
     def __bool__(self) -> bool:
+        TRANSFERS["to_host"] += 1
         return bool(self._a)
 
     def __format__(self, spec: str) -> str:
+        TRANSFERS["to_host"] += 1
         return format(self._a, spec)
 
     def __repr__(self) -> str:
+        TRANSFERS["to_host"] += 1
         return repr(self._a)
 
     def __str__(self) -> str:
+        TRANSFERS["to_host"] += 1
         return str(self._a)
 
     def __reduce__(self):
@@ -284,12 +290,15 @@ class ndarray:
         return self if r is self._a else _new(r)
 
     def item(self, *args: Any) -> Any:
+        TRANSFERS["to_host"] += 1
         return self._a.item(*args)
 
     def tolist(self) -> Any:
+        TRANSFERS["to_host"] += 1
         return self._a.tolist()
 
     def tobytes(self, order: str = "C") -> bytes:
+        TRANSFERS["to_host"] += 1
         return self._a.tobytes(order)
 
     def fill(self, value: Any) -> None:
