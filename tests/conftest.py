@@ -33,6 +33,13 @@ def _real_cupy_works() -> bool:
         return False
 
 
+def real_gpu() -> bool:
+    """Whether this session runs on real CuPy (whose kernels flush float32 subnormal
+    results to zero in places: cumprod, erfc)."""
+    cupy = sys.modules.get("cupy")
+    return DEVICE == "GPU" and cupy is not None and not getattr(cupy, "STANDIN", False)
+
+
 def _cupy_module_names() -> list[str]:
     return [m for m in sys.modules if m.split(".")[0] in _CUPY_MODULES]
 

@@ -290,3 +290,77 @@ def test_compiled_functions_keep_one_graph_per_device(standin_gpu) -> None:
     assert (gpu.device, cpu.device) == ("GPU", "CPU")
     np.testing.assert_array_equal(gpu.asnumpy(), cpu.asnumpy())
     np.testing.assert_array_equal(gpu.asnumpy(), np.sin(x) * 2.0)
+
+
+def test_repeated_index_writes_keep_the_last_on_the_gpu(standin_gpu) -> None:
+    """A GPU scatter writes repeated positions in no set order (the stand-in keeps the
+    first); assignment and tensor_scatter_update keep the last write on both devices, and
+    the gradients go to the writes that were kept."""
+    def f(x, v):
+        x[ms.Tensor(np.array([1, 0, 1]))] = v
+        return (x * ms.Tensor([1.0, 10.0])).sum()
+
+    for mode in (ms.PYNATIVE_MODE, ms.GRAPH_MODE):
+        ms.set_context(mode=mode)
+        try:
+            g = ops.grad(f, (0, 1))
+            dx, dv = (ms.jit(g) if mode == ms.GRAPH_MODE else g)(
+                ms.Tensor([1.0, 2.0]), ms.Tensor([3.0, 4.0, 5.0]))
+            assert dv.device == "GPU"
+            np.testing.assert_array_equal(dx.asnumpy(), [0, 0])
+            np.testing.assert_array_equal(dv.asnumpy(), [0, 1, 10])
+        finally:
+            ms.set_context(mode=ms.PYNATIVE_MODE)
+    x = ms.Tensor(np.zeros((2, 2)))
+    idx = ms.Tensor(np.array([[0], [0], [0]]))
+    u = ms.Tensor(np.arange(6.0).reshape(3, 2))
+    np.testing.assert_array_equal(ops.tensor_scatter_update(x, idx, u).asnumpy(),
+                                  [[4.0, 5.0], [0.0, 0.0]])
+    gu = ops.grad(lambda v: (ops.tensor_scatter_update(x, idx, v) ** 2).sum())(u)
+    np.testing.assert_array_equal(gu.asnumpy(), [[0, 0], [0, 0], [8, 10]])
+    y = ms.Tensor(np.zeros(3))
+    y[ms.Tensor(np.array([2, 2, 0]))] = ms.Tensor([1.0, 2.0, 3.0])
+    np.testing.assert_array_equal(y.asnumpy(), [3.0, 0.0, 2.0])
+
+
+def test_out_of_range_indices_raise_on_the_gpu(standin_gpu) -> None:
+    """CuPy wraps out-of-range index arrays around where NumPy raises: the GPU paths check
+    them, so both devices raise the same IndexError."""
+    x = ms.Tensor(np.arange(6.0).reshape(2, 3))
+    cases = [
+        (lambda: x[ms.Tensor(np.array([0, 2]))], r"For 'getitem', .*out of range.*index 2 "
+                                                 r"is out of bounds for axis 0 with size 2"),
+        (lambda: x[:, ms.Tensor(np.array([-4]))], "index -4 is out of bounds for axis 1"),
+        (lambda: x[None, ..., [1, 3]], "index 3 is out of bounds for axis 1 with size 3"),
+        (lambda: ops.gather(x, ms.Tensor(np.array([0, 3], np.int32)), 1),
+         r"For 'gather', each value of 'input_indices' must be in \[-3, 3\)"),
+        (lambda: ops.index_select(x, 1, ms.Tensor(np.array([5], np.int32))),
+         r"For 'index_select', each value of 'index' must be in \[0, 3\)"),
+        (lambda: ops.grad(lambda a: a[ms.Tensor(np.array([1, 2]))].sum())(x),
+         "index 2 is out of bounds for axis 0"),
+    ]
+    for fn, pattern in cases:
+        with pytest.raises(IndexError, match=pattern):
+            fn()
+
+    def assign() -> None:
+        y = ms.Tensor(np.zeros(3))
+        y[ms.Tensor(np.array([3]))] = 1.0
+
+    with pytest.raises(IndexError, match="For 'setitem', .*index 3 is out of bounds"):
+        assign()
+    with pytest.raises(ValueError, match="For 'getitem', .*slice step cannot be zero"):
+        x[::0]
+
+
+def test_solve_broadcasts_batches_on_the_gpu(standin_gpu) -> None:
+    """CuPy's solve wants equal batch shapes; mindgrad broadcasts them as NumPy does."""
+    a = RNG.standard_normal((3, 2, 2)) + 2 * np.eye(2)
+    b = RNG.standard_normal((2, 4))
+    got = ops.solve(ms.Tensor(a), ms.Tensor(b))
+    assert got.device == "GPU"
+    np.testing.assert_allclose(got.asnumpy(), np.linalg.solve(a, b), rtol=1e-12)
+    ga = ops.grad(lambda m: ops.solve(m, ms.Tensor(b)).sum())(ms.Tensor(a[:1]))
+    want = on("CPU", lambda: ops.grad(lambda m: ops.solve(m, ms.Tensor(b)).sum())(
+        ms.Tensor(a[:1])))
+    np.testing.assert_allclose(ga.asnumpy(), want.asnumpy(), rtol=1e-12)

@@ -24,6 +24,7 @@ import mindgrad as ms
 from mindgrad import ops
 from mindgrad.core.tree import flatten
 
+from conftest import real_gpu
 from gradcheck import check_graph_matches, check_grads
 
 
@@ -704,7 +705,9 @@ def test_erf_erfc_exact_in_the_tails(use_scipy, monkeypatch) -> None:
             got = op(ms.Tensor(xs.astype(dtype))).asnumpy()
             want = np.array([ref(float(v)) for v in xs.astype(dtype)], dtype)
             assert got.dtype == dtype
-            np.testing.assert_allclose(got, want, rtol=4 * np.finfo(dtype).eps, atol=0)
+            # real GPUs flush float32 subnormal results (erfc(10)) to zero
+            atol = np.finfo(dtype).tiny if real_gpu() else 0
+            np.testing.assert_allclose(got, want, rtol=4 * np.finfo(dtype).eps, atol=atol)
     assert ops.erfc(ms.Tensor(10.0, ms.float64)).asnumpy() > 0
     # 0-d input and the derivative of erfc: -2/sqrt(pi) exp(-x^2)
     g = ops.grad(ops.erfc)(ms.Tensor(0.5, ms.float64)).asnumpy()

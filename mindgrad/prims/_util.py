@@ -47,6 +47,16 @@ def checked_binary(name: str, fn: Any):
     return impl
 
 
+def last_writes(pos):
+    """Where in ``pos`` (flat positions written by a scatter, in order) each distinct
+    position is written for the last time: what a sequential scatter keeps. A GPU scatter
+    writes repeats in no set order, so the GPU paths assign only these."""
+    xp = xp_of(pos)
+    flat = pos.reshape(-1)
+    _, first_of_reversed = xp.unique(flat[::-1], return_index=True)
+    return flat.size - 1 - first_of_reversed
+
+
 # Index entries summed per pass of ``scatter_sums``: a block's positions and float64 values
 # (16 bytes an entry) stay in cache, where the whole array's at once would be two large
 # fresh temporaries (slow to fault in, and they leave the cache).

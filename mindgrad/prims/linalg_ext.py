@@ -231,7 +231,13 @@ det.jvp = (lambda t, ans, a: A.mul(ans, R.reduce_sum(A.mul(swap_last(inverse(a))
 def _solve_impl(a, b):
     # b is always a (batch of) matrix here: the functional front-end turns vectors into
     # one-column matrices, so NumPy's vector/matrix ambiguity never arises.
-    return _linalg_call("Solve", xp_of(a).linalg.solve, a, b)
+    xp = xp_of(a)
+    if xp is not np and a.shape[:-2] != b.shape[:-2]:
+        # CuPy's solve wants equal batch shapes where NumPy's broadcasts them
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a = xp.broadcast_to(a, batch + a.shape[-2:])
+        b = xp.broadcast_to(b, batch + b.shape[-2:])
+    return _linalg_call("Solve", xp.linalg.solve, a, b)
 
 
 solve = Primitive("Solve", _solve_impl)

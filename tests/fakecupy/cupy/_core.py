@@ -69,6 +69,38 @@ def host_to_device(x: Any) -> np.ndarray:
     return np.asarray(x)
 
 
+def _width(p: Any) -> int:
+    if p is None or p is Ellipsis or isinstance(p, bool):
+        return 0
+    if isinstance(p, np.ndarray) and p.dtype == np.bool_:
+        return p.ndim
+    return 1
+
+
+def wrap_around(index: Any, shape: tuple) -> tuple:
+    """CuPy's integer array indexing: out-of-range values wrap around (``mode='wrap'``)
+    where NumPy raises. ``index`` holds NumPy arrays already."""
+    parts = index if isinstance(index, tuple) else (index,)
+    out, axis = [], 0
+    for p in parts:
+        if p is Ellipsis:
+            axis += len(shape) - sum(_width(q) for q in parts)
+        elif isinstance(p, list):
+            p = np.asarray(p)
+        if isinstance(p, np.ndarray) and p.dtype.kind in "iu" and axis < len(shape) \
+                and shape[axis]:
+            p = np.mod(p, shape[axis])
+        out.append(p)
+        axis += _width(p)
+    return tuple(out)
+
+
+def _has_array(index: Any) -> bool:
+    parts = index if isinstance(index, tuple) else (index,)
+    return any(isinstance(p, (np.ndarray, list)) and np.asarray(p).dtype.kind in "iu"
+               for p in parts)
+
+
 def wrap(r: Any, inputs: tuple = ()) -> Any:
     """Device arrays for what NumPy returned; an input handed back stays the same object."""
     if isinstance(r, np.ndarray):
@@ -274,14 +306,36 @@ class ndarray:
         return _new(self._a.copy())
 
     def __getitem__(self, index: Any) -> "ndarray":
-        return wrap(self._a[dev_index(index)])
+        index = dev_index(index)
+        for p in index if isinstance(index, tuple) else (index,):
+            if isinstance(p, slice) and p.step == 0:
+                raise ValueError("Slice step must be nonzero.")
+        if _has_array(index):
+            index = wrap_around(index, self._a.shape)
+        return wrap(self._a[index])
 
     def __setitem__(self, index: Any, value: Any) -> None:
         if isinstance(value, np.ndarray):
             if value.ndim > 0:
                 raise ValueError("non-scalar numpy.ndarray cannot be used for fill")
             value = value[()]
-        self._a[dev_index(index)] = dev(value)
+        index, value = dev_index(index), dev(value)
+        if not _has_array(index):
+            self._a[index] = value
+            return
+        # A GPU writes repeated positions in no set order. The stand-in keeps the *first*
+        # write, the opposite of NumPy, so that code relying on NumPy's order fails here.
+        index = wrap_around(index, self._a.shape)
+        pos = np.arange(self._a.size).reshape(self._a.shape)[index].reshape(-1)
+        vals = np.broadcast_to(np.asarray(value, self._a.dtype),
+                               self._a[index].shape).reshape(-1)
+        _, first = np.unique(pos, return_index=True)
+        if self._a.flags.c_contiguous:
+            self._a.reshape(-1)[pos[first]] = vals[first]
+        else:
+            flat = self._a.ravel()  # a copy
+            flat[pos[first]] = vals[first]
+            self._a[...] = flat.reshape(self._a.shape)
 
     # --- methods CuPy's ndarray has ------------------------------------------------------------
     def astype(self, dtype: Any, order: str = "K", casting: Any = None, subok: Any = None,

@@ -204,6 +204,28 @@ def _unchecked(name: str, fn: Callable) -> Callable:
 
 for _n in ("inv", "solve", "cholesky"):
     LINALG[_n] = _unchecked(_n, LINALG[_n])
+
+
+def _solve_without_broadcasting(fn: Callable) -> Callable:
+    def solve(a: Any, b: Any) -> Any:
+        if b.ndim > 1 and (a.shape[:-2] != b.shape[:-2] or a.shape[-1] != b.shape[-2]):
+            raise ValueError("a must have (..., M, M) shape and b must have (..., M, K) for "
+                             "multidimensional b")
+        return fn(a, b)
+
+    solve.__name__ = "solve"
+    return solve
+
+
+LINALG["solve"] = _solve_without_broadcasting(LINALG["solve"])  # CuPy's does not broadcast
+
+
+def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "wrap") -> Any:
+    """CuPy's take wraps out-of-range indices around by default (NumPy's raises)."""
+    return TOP_TAKE(a, indices, axis=axis, out=out, mode=mode)
+
+
+TOP_TAKE, TOP["take"] = TOP["take"], take
 FFT = namespace(NAMES["fft"], np.fft)
 STRIDE_TRICKS = namespace(NAMES["stride_tricks"], np.lib.stride_tricks)
 
