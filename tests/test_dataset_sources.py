@@ -318,3 +318,17 @@ def test_lazy_attribute_and_mindspore_paths():
     assert c_transforms.TypeCast is py_transforms.TypeCast is ds.transforms.TypeCast
     assert cv.Resize is pv.Resize is ds.vision.Resize
     assert os.path.basename(ds.vision.transforms.__file__) == "transforms.py"
+
+
+def test_mnist_all_reads_the_files_present(tmp_path):
+    data = write_mnist(str(tmp_path))
+    for name in ("train-images-idx3-ubyte", "train-labels-idx1-ubyte"):
+        os.remove(tmp_path / name)
+    d = ds.MnistDataset(str(tmp_path), shuffle=False)  # a tutorial's MNIST_Data/test folder
+    assert [int(r[1]) for r in rows(d)] == data["t10k"][1].tolist()
+    (tmp_path / "t10k-labels-idx1-ubyte").unlink()
+    with pytest.raises(RuntimeError, match="t10k-labels-idx1-ubyte is missing"):
+        ds.MnistDataset(str(tmp_path)).get_dataset_size()
+    (tmp_path / "t10k-images-idx3-ubyte").unlink()
+    with pytest.raises(RuntimeError, match="holds no MNIST files"):
+        ds.MnistDataset(str(tmp_path)).get_dataset_size()

@@ -81,16 +81,26 @@ class MnistDataset(MappableSource):
         return ["image", "label"]
 
     def _files(self) -> list[tuple[str, str]]:
+        """The (images, labels) file pairs to read. "all" reads the pairs present (a folder
+        may hold only the test files, as in MindSpore's tutorials); "train" / "test" need
+        theirs."""
         out = []
         for pre in self._PREFIX[self.usage]:
             imgs = os.path.join(self.dataset_dir, f"{pre}-images-idx3-ubyte")
             labels = os.path.join(self.dataset_dir, f"{pre}-labels-idx1-ubyte")
-            for p in (imgs, labels):
-                if not os.path.isfile(p):
-                    raise RuntimeError(f"{self._name}: {p} is missing (usage={self.usage!r} "
-                                       f"needs {os.path.basename(imgs)} and "
-                                       f"{os.path.basename(labels)} in {self.dataset_dir}).")
-            out.append((imgs, labels))
+            present = [os.path.isfile(p) for p in (imgs, labels)]
+            if all(present) or (self.usage != "all" or any(present)):
+                for p, ok in zip((imgs, labels), present):
+                    if not ok:
+                        raise RuntimeError(
+                            f"{self._name}: {p} is missing (usage={self.usage!r} needs "
+                            f"{os.path.basename(imgs)} and {os.path.basename(labels)} in "
+                            f"{self.dataset_dir}).")
+                out.append((imgs, labels))
+        if not out:
+            raise RuntimeError(f"{self._name}: {self.dataset_dir} holds no MNIST files "
+                               f"(train-images-idx3-ubyte / train-labels-idx1-ubyte or "
+                               f"t10k-images-idx3-ubyte / t10k-labels-idx1-ubyte).")
         return out
 
     def _arrays(self) -> tuple:
