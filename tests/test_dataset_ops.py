@@ -1,6 +1,8 @@
 """mindspore.dataset operations and iterators: map (in this process and in worker
 processes), batch, shuffle, repeat, take, skip, zip, concat, project, rename, split, filter;
 tuple/dict iterators with output_numpy and num_epochs; sizes, shapes and types."""
+import os
+
 import numpy as np
 import pytest
 
@@ -202,3 +204,25 @@ def test_config():
         ds.config.set_num_parallel_workers(0)
     with pytest.raises(TypeError, match="set_seed"):
         ds.config.set_seed(1.5)
+
+
+def test_map_column_order_projects():
+    d = base().map(lambda a: a + 1, input_columns="a", column_order=["b", "a"])
+    assert d.get_col_names() == ["b", "a"] and col(d, 1)[:2] == [1, 2]
+
+
+def test_generator_rows_read_by_worker_processes():
+    class Source:
+        def __getitem__(self, i):
+            return np.array([i, i * i]), np.int32(os.getpid())
+
+        def __len__(self):
+            return 64
+    d = ds.GeneratorDataset(Source(), ["v", "pid"], shuffle=False, num_parallel_workers=2,
+                            python_multiprocessing=True)
+    r = list(d.create_tuple_iterator(output_numpy=True))
+    assert [x[0].tolist() for x in r] == [[i, i * i] for i in range(64)]
+    assert os.getpid() not in {int(x[1]) for x in r}
+    shuffled = ds.GeneratorDataset(Source(), ["v", "pid"], num_parallel_workers=2)
+    assert sorted(int(x[0][0]) for x in shuffled.create_tuple_iterator(output_numpy=True)) \
+        == list(range(64))

@@ -332,3 +332,27 @@ def test_mnist_all_reads_the_files_present(tmp_path):
     (tmp_path / "t10k-images-idx3-ubyte").unlink()
     with pytest.raises(RuntimeError, match="holds no MNIST files"):
         ds.MnistDataset(str(tmp_path)).get_dataset_size()
+
+
+def test_file_sources_shard(tmp_path):
+    write_mnist(str(tmp_path / "m"))
+    write_cifar10(str(tmp_path / "c"))
+    write_image_folder(str(tmp_path / "i"), per_class=3)
+    (tmp_path / "x.csv").write_text("v\n" + "\n".join(str(k) for k in range(7)) + "\n")
+    makers = {
+        "mnist": lambda **kw: ds.MnistDataset(str(tmp_path / "m"), usage="train", **kw),
+        "cifar": lambda **kw: ds.Cifar10Dataset(str(tmp_path / "c"), **kw),
+        "folder": lambda **kw: ds.ImageFolderDataset(str(tmp_path / "i"), **kw),
+        "csv": lambda **kw: ds.CSVDataset(str(tmp_path / "x.csv"), column_defaults=[0], **kw),
+        "slices": lambda **kw: ds.NumpySlicesDataset(np.arange(9), **kw),
+    }
+    for name, make in makers.items():
+        whole = make(shuffle=False).get_dataset_size()
+        sizes = [make(num_shards=3, shard_id=k).get_dataset_size() for k in range(3)]
+        assert sizes == [-(-whole // 3)] * 3, name
+        got = [r[0].tobytes() for s in range(3)
+               for r in rows(make(num_shards=3, shard_id=s, shuffle=False))]
+        want = [r[0].tobytes() for r in rows(make(shuffle=False))]
+        assert len(set(want)) == whole and set(got) == set(want), name
+    assert ds.MnistDataset(str(tmp_path / "m"), usage="train",
+                           num_samples=3).get_dataset_size() == 3

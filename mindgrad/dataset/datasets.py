@@ -195,9 +195,6 @@ class Dataset:
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
 
-    def __len__(self) -> int:
-        return self.get_dataset_size()
-
     # --- operations -----------------------------------------------------------------------
     def map(self, operations: Any = None, input_columns: Any = None,
             output_columns: Any = None, column_order: Any = None,
@@ -209,8 +206,10 @@ class Dataset:
         default) in their place."""
         from .map_op import MapDataset
 
-        return MapDataset(self, operations, input_columns, output_columns,
-                          num_parallel_workers, python_multiprocessing)
+        out = MapDataset(self, operations, input_columns, output_columns,
+                         num_parallel_workers, python_multiprocessing)
+        # column_order (MindSpore 1.x) selects and orders the columns after the map
+        return out if column_order is None else out.project(column_order)
 
     def batch(self, batch_size: Any, drop_remainder: bool = False,
               num_parallel_workers: int | None = None, per_batch_map: Callable | None = None,

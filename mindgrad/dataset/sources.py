@@ -200,6 +200,9 @@ class GeneratorDataset(MappableSource):
         self.source = source
         self._names = names
         self._types = None
+        self.num_parallel_workers = _count(num_parallel_workers, "num_parallel_workers",
+                                           "GeneratorDataset")
+        self.python_multiprocessing = bool(python_multiprocessing)
         if column_types is not None:
             from ..common import dtype as mstype
 
@@ -241,6 +244,16 @@ class GeneratorDataset(MappableSource):
 
     def _rows(self, epoch):
         if self._kind == "random":
+            if self.num_parallel_workers > 1 and self.python_multiprocessing:
+                # rows are read by worker processes (the source is inherited by fork)
+                from .map_op import WorkerPool
+
+                pool = WorkerPool(_Loader(self), self.num_parallel_workers)
+                try:
+                    yield from pool.run(iter(self._indices(epoch).tolist()))
+                finally:
+                    pool.close()
+                return
             yield from super()._rows(epoch)
             return
         it = iter(self.source() if self._kind == "callable" else self.source)
@@ -251,6 +264,16 @@ class GeneratorDataset(MappableSource):
             it = itertools.islice(it, self._num_samples)
         for item in it:
             yield self._row(item)
+
+
+class _Loader:
+    """A random-access GeneratorDataset's reads, for worker processes."""
+
+    def __init__(self, ds: GeneratorDataset) -> None:
+        self.ds = ds
+
+    def chunk(self, indices: list) -> list:
+        return [self.ds._load(i) for i in indices]
 
 
 def _split_sizes(sizes: Sequence[Any], n: int) -> list[int]:
