@@ -243,7 +243,16 @@ def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
     arrays = [a._data if isinstance(a, Tensor) else a for a in args]
     if check_devices:
         check_same_device(prim.name, arrays)
-    out = prim.impl(*arrays, **params)
+    try:
+        out = prim.impl(*arrays, **params)
+    except TypeError as e:
+        # NumPy's refusal of a dtype ("ufunc 'floor_divide' not supported for the input
+        # types", "array type float16 is unsupported in linalg") names no operation
+        if str(e).startswith("For '"):
+            raise
+        dtypes = ", ".join(str(a.dtype) for a in args if isinstance(a, Tensor))
+        raise TypeError(f"For '{prim.name}', inputs of dtype {dtypes} are not supported: "
+                        f"{e}") from None
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)
     t = _new(Tensor)
