@@ -202,9 +202,10 @@ def test_get_grad_and_partial_name_themselves() -> None:
     assert ops.get_grad(grads, 0).shape == (2,)
     with pytest.raises(TypeError, match="^For 'get_grad', 'gradients' must be"):
         ops.get_grad([1, 2], 0)
-    with pytest.raises(TypeError, match="^For 'get_grad', 'identifier' must be"):
+    with pytest.raises(TypeError, match="^For 'get_grad', the identifier should be"):
         ops.get_grad(grads, 1.5)
-    with pytest.raises(RuntimeError, match="Parameter 3 in the gradients given to 'get_grad'"):
+    with pytest.raises(RuntimeError, match="^For 'get_grad', can not find the gradient for "
+                                           "position or Parameter 3"):
         ops.get_grad(grads, 3)
     with pytest.raises(TypeError, match="^For 'partial', 'func' must be callable, but got int"):
         ops.partial(3)

@@ -115,10 +115,11 @@ def _int_from_bool(t: Tensor) -> Tensor:
     return S.cast(t, dtype=_rules.BOOL_WITH_INT) if t._data.dtype.kind == "b" else t
 
 
-def _in_dtype(x: Tensor, op: str, arg: str = "input") -> Tensor:
+def _in_dtype(x: Tensor, op: str, arg: str = "input", shown: str | None = None) -> Tensor:
     """``x`` in the dtype ``op`` computes it in (``dtype_rules``): unchanged, converted to
-    float32, or refused with a TypeError naming the op and the dtype."""
-    to = _rules.input_dtype(op, S.dtype_of(x), arg)
+    float32, or refused with a TypeError naming the op (``shown``: the name it was called
+    by, when the rule is another's) and the dtype."""
+    to = _rules.input_dtype(op, S.dtype_of(x), arg, shown)
     return x if to is None else S.cast(x, dtype=to)
 
 
@@ -129,11 +130,13 @@ def _in_dtype_of(x: Any, op: str, arg: str, rule: Any) -> Any:
     return x
 
 
-def _composite(fn: Callable) -> Callable:
+def _composite(fn: Callable | None = None, *, name: str | None = None) -> Callable:
     """For an operator built from others (mish from softplus, tanh and mul): an argument
     error raised by one of those, which names only it (``For 'Softplus', ...``), is raised
-    again naming the operator the user called first."""
-    name = fn.__name__
+    again naming the operator the user called first (``name``, or the function's)."""
+    if fn is None:
+        return lambda f: _composite(f, name=name)
+    name = name or fn.__name__
 
     @functools.wraps(fn)
     def op(*args: Any, **kwargs: Any) -> Any:
@@ -406,7 +409,6 @@ def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
 clip = clamp
 
 
-@_composite
 def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None, *,
                   min: Any = None, max: Any = None) -> Any:
     """Clip ``x`` (a Tensor, or a list or tuple of Tensors) to ``[clip_value_min,
@@ -419,14 +421,18 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and "
                          "'clip_value_max' must be given.")
-    # maximum then minimum: a tie with a bound shares the gradient, as in MindSpore
+    return _clip_by_value(x, clip_value_min, clip_value_max)
+
+
+@_composite(name="clip_by_value")
+def _clip_by_value(x: Any, lo: Any, hi: Any) -> Tensor:
+    """maximum then minimum: a tie with a bound shares the gradient, as in MindSpore."""
     out = _tensor(x, "clip_by_value")
-    _check_bounds("clip_by_value", out, ("clip_value_min", clip_value_min),
-                  ("clip_value_max", clip_value_max))
-    if clip_value_min is not None:
-        out = maximum(out, clip_value_min)
-    if clip_value_max is not None:
-        out = minimum(out, clip_value_max)
+    _check_bounds("clip_by_value", out, ("clip_value_min", lo), ("clip_value_max", hi))
+    if lo is not None:
+        out = maximum(out, lo)
+    if hi is not None:
+        out = minimum(out, hi)
     return out
 
 
@@ -491,20 +497,20 @@ def _int_scalar(v: Any) -> bool:
     return isinstance(v, Tensor) and v.size == 1 and v._data.dtype.kind in "iu"
 
 
-def _shape_arg(shape: Any, op: str) -> tuple:
+def _shape_arg(shape: Any, op: str, arg: str = "shape") -> tuple:
     """A shape given as an int, a tuple or list of ints, or an integer Tensor; a float
     (``(2.5, 2)``) is a TypeError, as in MindSpore, not truncated."""
     if _is_int(shape):
         return (int(shape),)
     if isinstance(shape, Tensor):
-        if shape._data.dtype.kind not in "iu":
-            raise TypeError(f"For '{op}', 'shape' must be an integer Tensor, but got "
-                            f"{shape.dtype}.")
+        if shape._data.dtype.kind not in "iu" or shape.ndim > 1:
+            raise TypeError(f"For '{op}', '{arg}' must be a 0-D or 1-D integer Tensor, but got "
+                            f"{shape.dtype} of shape {list(shape.shape)}.")
         return tuple(int(v) for v in shape.asnumpy().reshape(-1))
-    if isinstance(shape, (tuple, list)) and builtins.all(_is_int(s) or _int_scalar(s)
-                                                         for s in shape):
-        return tuple(int(s) for s in shape)
-    raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got "
+    if isinstance(shape, (tuple, list)) and builtins.all(_is_int(d) or _int_scalar(d)
+                                                         for d in shape):
+        return tuple(int(d) for d in shape)
+    raise TypeError(f"For '{op}', '{arg}' must be an int or a tuple of ints, but got "
                     f"{shape!r}.")
 
 
@@ -534,13 +540,13 @@ def _scalar_value(v: Any, op: str, arg: str) -> Any:
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
-    return _filled(type, shape, value, "fill")
+    return _fill(type, shape, value, "fill")
 
 
-def _filled(type: Any, shape: Any, value: Any, op: str) -> Tensor:
+def _fill(type: Any, shape: Any, value: Any, op: str) -> Tensor:
     dt = mstype.to_numpy(type, op)
-    return S.full(shape=_sizes(_shape_arg(shape, op), op),
-                  value=_scalar_value(value, op, "value"), dtype=dt)
+    return S.full(shape=_sizes(_shape_arg(shape, op), op), value=_scalar_value(value, op, "value"),
+                  dtype=dt)
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
@@ -550,15 +556,15 @@ def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
     if dtype is None:
         dtype = mstype.float32 if isinstance(fill_value, float) else (
             mstype.bool_ if isinstance(fill_value, bool) else mstype.int64)
-    return _filled(dtype, size, fill_value, "full")
+    return _fill(dtype, size, fill_value, "full")
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
-    return _filled(dtype or mstype.float32, shape, 0, "zeros")
+    return _fill(dtype or mstype.float32, shape, 0, "zeros")
 
 
 def ones(shape: Any, dtype: Any = None) -> Tensor:
-    return _filled(dtype or mstype.float32, shape, 1, "ones")
+    return _fill(dtype or mstype.float32, shape, 1, "ones")
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
@@ -958,8 +964,8 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
         raise TypeError(f"For 'gather', 'input_indices' must be an integer Tensor, but got "
                         f"{idx.dtype}.")
     index = (slice(None),) * a + (S.ArraySlot(0),)
-    if IX.is_eager(idx):
-        try:  # NumPy's own bounds check finds a bad index at no cost
+    if IX.is_eager(idx) and isinstance(idx._data, np.ndarray):
+        try:  # NumPy's own bounds check finds a bad index at no cost (CuPy has none)
             return S.getitem(x, idx, index=index)
         except IndexError:
             _gather_indices(x, idx, a)  # raises the clear message
@@ -1188,11 +1194,11 @@ def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
 
 
 def _reduce_mean(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
-    x = _in_dtype(_tensor(x, op), "mean", "x")
+    x = _in_dtype(_tensor(x, op), "mean", "x", op)
     axes = _axes(axis, x.ndim, op)
+    keep = _flag(keep_dims, op, "keep_dims")
     if axes is None and _reduces_nothing(x):
         return x
-    keep = _flag(keep_dims, op, "keep_dims")
     if x._data.dtype.kind in "fc":
         return R.reduce_mean(x, axis=axes, keepdims=keep)
     # an integer mean keeps the input's dtype, as MindSpore's: the float64 quotient of the
@@ -1220,8 +1226,8 @@ def _nonempty(x: Tensor, axes: tuple | None, op: str) -> None:
 
 
 def _reduce_extreme(x: Any, axis: Any, keep_dims: bool, op: str, prim: Any) -> Tensor:
-    # the dtype rules know the extremes as amax and amin
-    x = _in_dtype(_tensor(x, op), "amax" if prim is R.reduce_max else "amin", "x")
+    # the dtype rule is amax's or amin's, whichever name the op was called by
+    x = _in_dtype(_tensor(x, op), "amax" if prim is R.reduce_max else "amin", "x", op)
     axes = _axes(axis, x.ndim, op)
     _nonempty(x, axes, op)
     return prim(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
@@ -1426,7 +1432,7 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """The variance over ``axis`` (all axes when None), dividing by ``n - ddof``. Float
+    """The variance over ``axis`` (all axes when None), divided by ``N - ddof``. Float
     tensors only (MindSpore refuses integer, bool and complex ones)."""
     return _var(x, axis, ddof, keepdims, "var")
 
@@ -1445,7 +1451,7 @@ def _var(x: Any, axis: Any, ddof: Any, keepdims: bool, op: str) -> Tensor:
 
 @_composite
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    """The standard deviation, ``sqrt(var(...))``; float tensors only."""
+    """The standard deviation (the square root of ``var``); float tensors only."""
     return sqrt(_var(x, axis, ddof, keepdims, "std"))
 
 
@@ -1570,10 +1576,10 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
     x = _tensor(input, "softmax", "input")
     if dtype is not None:
         x = cast(x, dtype)
+    x = _in_dtype(x, "softmax")
     if x.ndim == 0:
         raise ValueError("For 'softmax', 'input' must have rank >= 1, but got a 0-D Tensor.")
     _axis_given(axis, "softmax")
-    x = _in_dtype(x, "softmax")
     axes = _axes(axis, x.ndim, "softmax")
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 

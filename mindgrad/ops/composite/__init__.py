@@ -293,15 +293,20 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     return vg_fn
 
 
+class GradientNotFoundError(RuntimeError, ValueError):
+    """``get_grad`` found no gradient for the identifier: MindSpore's RuntimeError, and the
+    ValueError Python code expects of a bad argument value."""
+
+
 def get_grad(gradients: Any, identifier: Any) -> Tensor:
     """Find a gradient by position or Parameter (or its name) in a ``return_ids`` result."""
     if not isinstance(gradients, (tuple, Tensor)):
         raise TypeError(f"For 'get_grad', 'gradients' must be what a gradient function built "
                         f"with return_ids=True returns (a tuple), but got "
                         f"{type(gradients).__name__}.")
-    if not isinstance(identifier, (int, str, Parameter)) or isinstance(identifier, bool):
-        raise TypeError(f"For 'get_grad', 'identifier' must be an input position (int), a "
-                        f"Parameter or its name, but got {type(identifier).__name__}.")
+    if isinstance(identifier, bool) or not isinstance(identifier, (int, Parameter, str)):
+        raise TypeError(f"For 'get_grad', the identifier should be an integer, a Parameter or "
+                        f"a Parameter's name, but got {identifier!r}.")
     key = identifier.name if isinstance(identifier, Parameter) else identifier
 
     def search(node: Any) -> Any:
@@ -318,9 +323,9 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
     hit = search(gradients)
     if hit is None:
         # MindSpore's exception type and words; the hint is mindgrad's
-        raise RuntimeError(f"Can not find the gradient for position or Parameter {identifier} "
-                           f"in the gradients given to 'get_grad' (build them with "
-                           f"return_ids=True).")
+        raise GradientNotFoundError(f"For 'get_grad', can not find the gradient for position "
+                                    f"or Parameter {identifier} (build the gradients with "
+                                    f"return_ids=True).")
     return hit
 
 

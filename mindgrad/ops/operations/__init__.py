@@ -2,7 +2,6 @@
 then called like functions. Each forwards to the functional operator of the same meaning."""
 from __future__ import annotations
 
-from types import FunctionType
 from typing import Any, Callable
 
 from ...common import dtype as mstype
@@ -525,27 +524,6 @@ class AvgPool(_Pool):
     """``AvgPool(kernel_size=1, strides=1, pad_mode='valid')(x)`` over NCHW."""
 
     _kind = "avg"
-
-
-def _name_inherited_calls(namespace: dict) -> None:
-    """Give each operator class here whose ``__call__`` is inherited (ReduceSum's is
-    _Reduce's) a copy named after it, so that Python's own argument errors name the
-    operator the user called (``ReduceSum.__call__() got an unexpected keyword ...``)."""
-    for cls in list(namespace.values()):
-        if not isinstance(cls, type) or cls.__module__ != __name__ or "__call__" in cls.__dict__:
-            continue
-        base = cls.__call__
-        if not isinstance(base, FunctionType) or base.__module__ != __name__:
-            continue
-        call = FunctionType(base.__code__, base.__globals__, "__call__", base.__defaults__,
-                            base.__closure__)
-        call.__kwdefaults__ = base.__kwdefaults__
-        call.__doc__ = base.__doc__
-        call.__qualname__ = f"{cls.__name__}.__call__"
-        cls.__call__ = call
-
-
-_name_inherited_calls(globals())
 
 
 __all__ = F._public_names(globals())
