@@ -672,7 +672,8 @@ def _rank_of(slots) -> int:
 
 
 def _spoil_array(rng, v: np.ndarray) -> tuple[str, Any]:
-    with np.errstate(all="ignore"):  # NaN to an integer dtype, on purpose
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # NaN to an integer, complex to a real, on purpose
         what, w = _spoiled_array(rng, v)
     return what, np.asarray(w) if isinstance(w, np.generic) else w
 
@@ -724,8 +725,10 @@ def _spoil(rng, kind: str, v: Any, rank: int) -> tuple[str, Any]:
             return "None", None
         return _spoil_array(rng, v)
     if kind == "tensors":
-        if rng.integers(2) and isinstance(v, list) and v and isinstance(v[0], np.ndarray):
-            k = int(rng.integers(len(v)))
+        arrays = [i for i, t in enumerate(v) if isinstance(t, np.ndarray)] \
+            if isinstance(v, list) else []
+        if rng.integers(2) and arrays:
+            k = arrays[int(rng.integers(len(arrays)))]
             what, w = _spoil_array(rng, v[k])
             return f"tensors[{k}] {what}", [*v[:k], w, *v[k + 1:]]
     if kind == "axis":

@@ -212,3 +212,25 @@ def test_get_grad_and_partial_name_themselves() -> None:
     assert float(ops.partial(ops.add, Tensor(1.0))(Tensor(2.0)).asnumpy()) == 3.0
     with pytest.raises(TypeError, match=r"^Map\.__call__\(\) got an unexpected keyword"):
         ops.Map()(ops.sin, (Tensor(1.0),), bogus=1)
+
+
+def test_a_numpy_int_ddof_keeps_the_dtype() -> None:
+    x = Tensor(np.array([1.0, 2.0, 4.0], np.float32))
+    for fn in (ops.var, ops.std):
+        out = fn(x, 0, np.int64(1))
+        assert out.dtype == x.dtype
+        np.testing.assert_allclose(out.asnumpy(), getattr(np, fn.__name__)(
+            x.asnumpy(), ddof=1), rtol=1e-6)
+
+
+def test_absurd_sizes_and_vector_transposes_are_clear_errors() -> None:
+    x = Tensor(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match=r"^For 'broadcast_to', 'shape' \(1000000000000, 3\) "
+                                         r"asks for"):
+        ops.broadcast_to(x, (10 ** 12, 3))
+    with pytest.raises(ValueError, match="^For 'one_hot', 'depth'"):
+        ops.one_hot(Tensor(np.zeros(0, np.int64)), 10 ** 12)
+    with pytest.raises(ValueError, match=r"^For 'matmul', transposing 'y' needs a matrix"):
+        ops.matmul(Tensor(np.ones((2, 3), np.float32)), x, transpose_b=True)
+    with pytest.raises(ValueError, match=r"^For 'zeros', 'shape' \(1000000000000,\) asks for"):
+        ops.zeros(10 ** 12)

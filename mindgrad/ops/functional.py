@@ -773,7 +773,11 @@ def broadcast_to(x: Any, shape: Any) -> Tensor:
         if d == -1 and i >= lead:
             target[i] = x.shape[i - lead]
     target_t = tuple(target)
-    return x if target_t == x.shape else S.broadcast_to(x, shape=target_t)
+    if target_t == x.shape:
+        return x
+    if builtins.all(d >= 0 for d in target_t):  # (a negative size: the primitive's error)
+        _sizes(target_t, "broadcast_to")  # a view at first, but any use would allocate it
+    return S.broadcast_to(x, shape=target_t)
 
 
 def flatten(x: Any, start_dim: int = 1, end_dim: int = -1) -> Tensor:
@@ -1067,6 +1071,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0,
         raise ValueError(f"For 'one_hot', 'depth' must be a non-negative int, but got "
                          f"{depth!r}.")
     _sizes(idx.shape + (int(depth),), "one_hot", "depth")
+    _sizes((int(depth),), "one_hot", "depth")  # (one row of it is made even for no index)
     if not _is_int(axis):
         raise TypeError(f"For 'one_hot', 'axis' must be an int, but got {type(axis).__name__}.")
     if not -1 <= axis <= idx.ndim:
@@ -1445,8 +1450,9 @@ def _var(x: Any, axis: Any, ddof: Any, keepdims: bool, op: str) -> Tensor:
                          f"give axis=None.")
     if not _is_int(ddof):
         raise TypeError(f"For '{op}', 'ddof' must be an int, but got {type(ddof).__name__}.")
+    # a Python int: a NumPy int64 divisor would widen a float32 variance to float64
     return RF.reduce_var(x, axis=_axes(axis, x.ndim, op), keepdims=_flag(keepdims, op, "keepdims"),
-                         ddof=ddof)
+                         ddof=int(ddof))
 
 
 @_composite
@@ -1608,6 +1614,10 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
                          f"{list(a.shape)} and {list(b.shape)}.")
     if a.ndim >= 2 and b.ndim >= 2:
         return L.mm(a, b, transpose_a, transpose_b)
+    for flag, arg, t in ((transpose_a, "x", a), (transpose_b, "y", b)):
+        if flag and t.ndim < 2:  # a vector has no second axis to swap with
+            raise ValueError(f"For 'matmul', transposing '{arg}' needs a matrix (rank >= 2), "
+                             f"but got shape {list(t.shape)}.")
     if transpose_a:
         a = L.swap_last(a)
     if transpose_b:
