@@ -342,7 +342,8 @@ spec("cast", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("dtype", No
      lambda x, t: x.astype(np.float64), out="")
 spec("zeros_like", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], np.zeros_like)
 spec("ones_like", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], np.ones_like)
-spec("stop_gradient", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], lambda x: x)
+# (a tuple or list is mapped over, element by element: no single reference)
+spec("stop_gradient", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
 for _name in ("clamp", "clip"):
     spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float", None, -0.5),
                              ("float", None, 0.5)],
@@ -679,7 +680,11 @@ def _spoil_array(rng, v: np.ndarray) -> tuple[str, Any]:
 
 
 def _spoiled_array(rng, v: np.ndarray) -> tuple[str, Any]:
-    choice = int(rng.integers(12))
+    choice = int(rng.integers(14))
+    if choice == 12:  # a Python number where a tensor goes (an operand of arithmetic)
+        return "python number", [2.5, -3, True, 10 ** 12, -(2 ** 63)][int(rng.integers(5))]
+    if choice == 13:
+        return "1-element list", [float(v.reshape(-1)[0].real) if v.size else 1.0]
     if choice == 0:
         dt = BAD_DTYPES[int(rng.integers(len(BAD_DTYPES)))]
         if np.dtype(dt).kind in "iub":
@@ -752,6 +757,20 @@ def _to_call(value: Any) -> Any:
         if isinstance(value, list) and value and isinstance(value[0], np.ndarray) else value)
 
 
+def _as_tensor_array(v: Any) -> Any:
+    """A Python number or list of them as the array ``Tensor(v)`` holds (bool, int64 or
+    float32); an int beyond 2**53, whose float reference would be inexact, stays as it is."""
+    if isinstance(v, bool):
+        return np.asarray(v)
+    if isinstance(v, int):
+        return np.asarray(v, np.int64) if abs(v) < 2 ** 53 else v
+    if isinstance(v, float):
+        return np.asarray(v, np.float32)
+    if isinstance(v, list) and v and all(isinstance(i, float) for i in v):
+        return np.asarray(v, np.float32)
+    return v
+
+
 @dataclass
 class Case:
     spec: Spec
@@ -787,11 +806,12 @@ def draw_case(spec_: Spec, seed: int, spoil: bool = True) -> Case:
             desc, w = _spoil(rng, kind, v, _rank_of(slots))
             what += f"arg {pick} ({kind}): {desc}"
             slots[pick] = (kind, kw, w)
-    args, kwargs, ref_args, ref_kwargs = [], {}, [], {}
+    args, kwargs, ref_args, ref_kwargs, kinds = [], {}, [], {}, []
     for kind, kw, v in slots:
         if kw is None or not rng.integers(2):
             args.append(_to_call(v))
             ref_args.append(v)
+            kinds.append(kind)
         else:
             kwargs[kw] = _to_call(v)
             ref_kwargs[kw] = v
@@ -800,6 +820,11 @@ def draw_case(spec_: Spec, seed: int, spoil: bool = True) -> Case:
     elif kw_fault == "renamed":
         k = next(iter(kwargs))
         kwargs[k + "_misspelled"] = kwargs.pop(k)
+    if not any(isinstance(v, np.ndarray) for v in ref_args):
+        # a Python number where the only tensor goes is read as Tensor(number) holds it;
+        # beside an array it is a weak scalar, to NumPy as to mindgrad
+        ref_args = [_as_tensor_array(v) if k in ("tensor", "self") else v
+                    for v, k in zip(ref_args, kinds)]
     return Case(spec_, args, kwargs, ref_args, ref_kwargs, what or "valid", bad=spoil)
 
 
@@ -841,7 +866,8 @@ def _plain(a: Any, spec_: Spec) -> bool:
         return bool(a) and all(isinstance(t, np.ndarray) for t in a)
     if isinstance(a, str):
         return spec_.name == "einsum"
-    return isinstance(a, (np.ndarray, int, float, tuple, slice, ms.dtype.DType))
+    return isinstance(a, (np.ndarray, int, float, tuple, slice, ms.dtype.DType)) and not (
+        isinstance(a, int) and not -2 ** 31 <= a < 2 ** 31)  # NumPy's rules for huge ints differ
 
 
 def _reference(case: Case) -> Any:

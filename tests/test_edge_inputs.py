@@ -234,3 +234,10 @@ def test_absurd_sizes_and_vector_transposes_are_clear_errors() -> None:
         ops.matmul(Tensor(np.ones((2, 3), np.float32)), x, transpose_b=True)
     with pytest.raises(ValueError, match=r"^For 'zeros', 'shape' \(1000000000000,\) asks for"):
         ops.zeros(10 ** 12)
+
+
+def test_scatter_with_no_index_leaves_the_input() -> None:
+    x = Tensor(np.arange(12.0, dtype=np.float32).reshape(4, 3))
+    none, nothing = Tensor(np.zeros((0, 1), np.int64)), Tensor(np.zeros((0, 3), np.float32))
+    for fn in (ops.tensor_scatter_update, ops.tensor_scatter_add):
+        np.testing.assert_array_equal(fn(x, none, nothing).asnumpy(), x.asnumpy())

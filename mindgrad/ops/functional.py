@@ -369,9 +369,14 @@ def _check_bounds(op: str, x: Tensor, *bounds: tuple) -> None:
     """Clipping bounds ``(name, value)``: None, a number, or a Tensor that broadcasts
     against ``x``. A NaN bound is refused: NumPy's clip gives NaN everywhere, MindSpore's
     the other bound, and neither is what a caller meant."""
+    dt = S.dtype_of(x)
     for arg, v in bounds:
         if isinstance(v, float) and math.isnan(v):
             raise ValueError(f"For '{op}', '{arg}' must not be NaN.")
+        if type(v) is int and dt.kind in "iu" and not np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+            # it would wrap around in the tensor's dtype
+            raise ValueError(f"For '{op}', '{arg}' {v} is out of the range of 'x''s dtype "
+                             f"{x.dtype}.")
         if v is None or _number(v):
             continue
         if not isinstance(v, Tensor):
