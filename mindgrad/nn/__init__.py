@@ -12,3 +12,5 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, LossBas
                    MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from .optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer, RMSProp  # noqa: F401
 from .wrap import TrainOneStepCell, WithLossCell  # noqa: F401
+from . import metrics  # noqa: E402,F401  (MindSpore keeps the metrics under nn too)
+from .metrics import *  # noqa: E402,F401,F403
