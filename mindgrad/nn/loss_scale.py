@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..ad.api import reverse
 from ..common import dtype as mstype
 from ..common.parameter import Parameter
@@ -102,6 +104,11 @@ class TrainOneStepWithLossScaleCell(TrainOneStepCell):
             raise TypeError(f"For 'TrainOneStepWithLossScaleCell', the 'scale_sense' must be "
                             f"Cell or Tensor, but got 'scale_sense' type: "
                             f"{type(scale_sense)}.")
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        # an overflow is what this cell detects and handles: no NumPy warnings for it
+        with np.errstate(over="ignore", invalid="ignore"):
+            return super().__call__(*args, **kwargs)
 
     def construct(self, *inputs: Any) -> tuple:
         pullback = reverse(self.network, inputs, (), list(self.weights))
