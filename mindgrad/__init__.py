@@ -14,11 +14,14 @@ from .common import dtype  # noqa: F401
 from .common.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                            float64, float_, half, int8, int16, int32, int64, int_, single,
                            uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
+from .common import mutable  # noqa: F401
 from .common.parameter import Parameter, ParameterTuple  # noqa: F401
+from .common.random import set_seed  # noqa: F401
 from .common.serialization import (load_checkpoint, load_param_into_net,  # noqa: F401
                                    save_checkpoint)
 from .common.tensor import Tensor  # noqa: F401
-from .context import GRAPH_MODE, PYNATIVE_MODE, get_context, set_context  # noqa: F401
+from .context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
+                      get_context, set_context)
 from . import ops  # noqa: F401  (binds the Tensor operators)
 from . import nn  # noqa: F401
 from .jit import jit, ms_function  # noqa: F401
@@ -30,16 +33,6 @@ from .train import *  # noqa: F401,F403,E402  (MindSpore exports Model, the call
 from . import amp  # noqa: F401,E402
 
 
-def set_seed(seed: int) -> None:
-    """Seed the random number generators used by initializers and random operators."""
-    from .common import random as _random
-
-    _random.set_seed(seed)
-
-
-def mutable(input_data, dynamic_len: bool = False):
-    """Mark a tuple/list input as a variable (accepted; mindgrad treats inputs uniformly)."""
-    return input_data
 
 
 class _NoGrad:

@@ -103,6 +103,11 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             arg_ids.append(t.idx)
         weight_ids = []
         for p in weights:
+            if not p.requires_grad:
+                # a frozen Parameter listed in ``weights`` gets zeros (MindSpore's PYNATIVE
+                # behaviour, chosen for both modes) and costs no recording
+                weight_ids.append(None)
+                continue
             if p._trace is trace:  # listed twice: both entries share one tracer
                 weight_ids.append(p._sub.idx)
                 continue
@@ -112,6 +117,8 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             state.substituted += 1
             weight_ids.append(t.idx)
         out = fn(*new_args)
+        if saved:
+            out = _params_as_tracers(out, trace)
     finally:
         for p, sub, tr in reversed(saved):
             p._sub, p._trace = sub, tr
@@ -126,6 +133,18 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
                               out)
     return Pullback(trace, primal_out, out_leaves, arg_ids, weight_ids,
                     [args[i] for i in positions], list(weights))
+
+
+def _params_as_tracers(out: Any, trace: Any) -> Any:
+    """A differentiated Parameter returned as (part of) the output stands for its tracer,
+    so that output's cotangent reaches the Parameter's gradient (``return x * self.w,
+    self.w``). Its substitution ends when ``reverse`` returns, so this happens first."""
+    if isinstance(out, Parameter):
+        return out._sub if out._trace is trace else out
+    if isinstance(out, Tensor):
+        return out
+    return tree_map(lambda o: o._sub if isinstance(o, Parameter) and o._trace is trace else o,
+                    out)
 
 
 def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, Any]:

@@ -6,6 +6,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Iterator
 
+import numpy as np
+
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
@@ -200,19 +202,35 @@ class Cell:
             if not isinstance(g, Tensor):
                 g = Tensor(g, dtype=x.dtype)
             if g.shape != x.shape:
-                raise RuntimeError(f"For '{type(self).__name__}.bprop', the gradient of input "
-                                   f"{i} has shape {list(g.shape)} but the input has shape "
-                                   f"{list(x.shape)}.")
+                if not _sums_to(g.shape, x.shape):
+                    raise RuntimeError(f"For '{type(self).__name__}.bprop', the gradient of "
+                                       f"input {i} has shape {list(g.shape)}, which cannot be "
+                                       f"summed to the input's shape {list(x.shape)}.")
+                # a broadcast gradient is summed back to the input's shape, as MindSpore does
+                g = S.unbroadcast(g, x)
             checked.append(g if g.dtype == x.dtype else S.cast(g, dtype=S.dtype_of(x)))
         return checked
 
     def __repr__(self) -> str:
-        inner = "".join(f"\n  ({n}): " + repr(c).replace("\n", "\n  ")
-                        for n, c in self._cells.items())
-        return f"{type(self).__name__}<{inner}\n>" if inner else f"{type(self).__name__}<>"
+        """MindSpore 2.x's form: ``Name(extend_repr)``, or with sub-cells one indented line
+        for ``extend_repr`` (when not empty) and one per sub-cell, ``(name): repr``."""
+        name, extra = type(self).__name__, self.extend_repr()
+        children = [f"({n}): " + repr(c).replace("\n", "\n  ") for n, c in self._cells.items()]
+        if not children:
+            return f"{name}({extra})"
+        lines = ([extra] if extra else []) + children
+        return f"{name}(\n  " + "\n  ".join(lines) + "\n)"
 
     def extend_repr(self) -> str:
         return ""
+
+
+def _sums_to(grad_shape: tuple, input_shape: tuple) -> bool:
+    """Whether the input's shape broadcasts to ``grad_shape`` (so the gradient sums back)."""
+    try:
+        return np.broadcast_shapes(grad_shape, input_shape) == tuple(grad_shape)
+    except ValueError:
+        return False
 
 
 __all__ = ["Cell", "ParameterTuple"]

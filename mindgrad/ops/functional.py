@@ -259,11 +259,13 @@ def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
         # constant bounds: one primitive (np.clip); the gradient passes where x is unclipped
         return U.clip(x, lo=None if min is None else float(min),
                       hi=None if max is None else float(max))
+    # Tensor bounds: x keeps the gradient at a bound, and a bound gets it only where it
+    # strictly clips, as in MindSpore (clip_by_value splits ties instead)
     out = x
     if min is not None:
-        out = maximum(out, min)
+        out = C.select(C.less(out, min), min, out)
     if max is not None:
-        out = minimum(out, max)
+        out = C.select(C.greater(out, max), max, out)
     return out
 
 
@@ -282,7 +284,13 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and "
                          "'clip_value_max' must be given.")
-    return clamp(x, clip_value_min, clip_value_max)
+    # maximum then minimum: a tie with a bound shares the gradient, as in MindSpore
+    out = _tensor(x, "clip_by_value")
+    if clip_value_min is not None:
+        out = maximum(out, clip_value_min)
+    if clip_value_max is not None:
+        out = minimum(out, clip_value_max)
+    return out
 
 
 def select(cond: Any, x: Any, y: Any) -> Tensor:
@@ -1615,3 +1623,18 @@ __all__ = _public_names(globals())
 _tensor_module.F = __import__(__name__, fromlist=["_"])
 _tensor_module._P = A
 _tensor_module._bind = _bind
+
+# MindSpore's ``ops.functional`` (``F``) also holds the transformations and structure helpers.
+# They are built on this module (in ``composite``, ``taylor`` and ``multitype``), so they are
+# looked up in the package on first use rather than imported here.
+_FROM_PACKAGE = frozenset({"grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacfwd", "jacrev",
+                           "hessian", "vmap", "jet", "derivative", "laplacian", "linearize",
+                           "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "partial"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_PACKAGE:
+        import importlib
+
+        return getattr(importlib.import_module(__package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -242,7 +242,8 @@ relu6 = unary("ReLU6", lambda x: xp_of(x).clip(x, 0, 6),
               lambda x, ans: S.cast(_inside(x, 0, 6), S.dtype_of(x)),
               apply=lambda v, x, ans: A.mul(v, _inside(x, 0, 6)))
 # clip_by_value with constant bounds: the gradient passes where the value is not clipped
-# (at a bound too, as maximum/minimum give ties to x)
+# (at a bound too, as MindSpore's clamp does; clip_by_value, built on maximum and
+# minimum, shares a tie at a bound equally)
 clip = unary("ClipByValue", _clip_impl,
              lambda x, ans, lo, hi: S.cast(C.equal(ans, x), S.dtype_of(x)),
              apply=lambda v, x, ans, lo, hi: A.mul(v, C.equal(ans, x)))

@@ -4,25 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..common import dtype as mstype
-from . import functional as F
+from ...common import dtype as mstype
+from .. import functional as F
+from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
-
-class PrimitiveOp:
-    """Base of the operator classes (MindSpore's ``ops.Primitive``)."""
-
-    def __init__(self, name: str | None = None) -> None:
-        self.name = name or type(self).__name__
-
-    def add_prim_attr(self, name: str, value: Any) -> "PrimitiveOp":
-        setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        return f"Prim[{self.name}]"
-
-
-Primitive = PrimitiveOp
+PrimitiveOp = Primitive
 
 
 def _op(name: str, fn: Callable) -> type:

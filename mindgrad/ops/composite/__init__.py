@@ -1,14 +1,16 @@
 """MindSpore's differentiation API on top of ``mindgrad.ad``: GradOperation, grad,
-value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev."""
+value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev; and, as
+MindSpore's ``ops.composite`` (``C``) holds them, the structure helpers of ``..multitype``."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..ad.api import Pullback, forward, reverse, vectorize
-from ..common.parameter import Parameter, ParameterTuple
-from ..common.tensor import Tensor
-from ..core.tree import flatten, unflatten
-from . import functional as F
+from ...ad.api import Pullback, forward, reverse, vectorize
+from ...common.parameter import Parameter, ParameterTuple
+from ...common.tensor import Tensor
+from ...core.tree import flatten, unflatten
+from .. import functional as F
+from ..multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401  (MindSpore's C)
 
 
 # --- shared helpers ----------------------------------------------------------------------------
@@ -83,13 +85,17 @@ class GradOperation:
         _check_callable(fn, "GradOperation")
         op = self
 
-        def grad_fn(*args: Any) -> Any:
-            return op._run(fn, weights, args)
+        def grad_fn(*args: Any, **kwargs: Any) -> Any:
+            # keyword arguments pass through to ``fn`` undifferentiated; with sens_param the
+            # sensitivity may also come as ``sens=``
+            if op.sens_param and "sens" in kwargs:
+                args = args + (kwargs.pop("sens"),)
+            return op._run(fn, weights, args, kwargs)
 
         grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
         return grad_fn
 
-    def _run(self, fn: Callable, weights: Any, args: tuple) -> Any:
+    def _run(self, fn: Callable, weights: Any, args: tuple, kwargs: dict) -> Any:
         sens = None
         if self.sens_param:
             if not args:
@@ -105,7 +111,7 @@ class GradOperation:
                 ws = list(fn.trainable_params())
             else:
                 ws, single = _weights_list(weights, "GradOperation")
-        pb = reverse(fn, args, positions, ws)
+        pb = reverse(_bind_kwargs(fn, kwargs), args, positions, ws)
         leaves = None if sens is None else _sens_leaves(pb, sens, "GradOperation")
         dargs, dws = pb(leaves)
         if self.get_all:
@@ -116,6 +122,13 @@ class GradOperation:
         if self.get_all and self.get_by_list:
             return in_part, w_part
         return w_part if self.get_by_list else in_part
+
+
+def _bind_kwargs(fn: Callable, kwargs: dict) -> Callable:
+    """``fn`` with the call's keyword arguments fixed (they are not differentiated)."""
+    if not kwargs:
+        return fn
+    return lambda *args: fn(*args, **kwargs)
 
 
 # --- grad / value_and_grad ----------------------------------------------------------------------
@@ -153,10 +166,10 @@ class _GradSpec:
                                f"least one position, or None to take only weight gradients.")
         self.fn, self.grad_position, self.has_aux = fn, grad_position, has_aux
         self.return_ids, self.sens_param, self.who = return_ids, sens_param, who
-        self.weights, _ = _weights_list(weights, who)
+        self.weights, self.single_weight = _weights_list(weights, who)
         self.weights_given = weights is not None
 
-    def run(self, args: tuple) -> tuple[Any, Any]:
+    def run(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         sens = None
         if self.sens_param:
             args, sens = args[:-1], args[-1]
@@ -164,9 +177,9 @@ class _GradSpec:
             positions, single = [], False
         else:
             positions, single = _positions(self.grad_position, args)
-        fn = self.fn
+        fn = _bind_kwargs(self.fn, kwargs)
         if self.has_aux:
-            fn = _first_output(self.fn, self.who, bare_single_aux=False)
+            fn = _first_output(fn, self.who, bare_single_aux=False)
         pb = reverse(fn, args, positions, self.weights)
         leaves = None if sens is None else _sens_leaves(pb, sens, self.who)
         dargs, dws = pb(leaves)
@@ -178,10 +191,12 @@ class _GradSpec:
         else:
             in_part = tuple(dargs)
         out = pb.out
+        # a single Parameter as ``weights`` gives its gradient bare, as MindSpore does
+        w_part: Any = dws[0] if self.single_weight else tuple(dws)
         if self.grad_position is None:
-            grads: Any = tuple(dws)
+            grads: Any = w_part
         elif self.weights_given:
-            grads = (in_part, tuple(dws))
+            grads = (in_part, w_part)
         else:
             grads = in_part
         if self.has_aux:
@@ -211,8 +226,8 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: boo
     """Gradient function of ``fn`` (MindSpore 2.x ``ops.grad``)."""
     spec = _GradSpec(fn, grad_position, weights, has_aux, return_ids, sens_param, "grad")
 
-    def grad_fn(*args: Any) -> Any:
-        return spec.run(args)[1]
+    def grad_fn(*args: Any, **kwargs: Any) -> Any:
+        return spec.run(args, kwargs)[1]
 
     return grad_fn
 
@@ -222,8 +237,8 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     """Function returning ``(fn(*args), gradients)``."""
     spec = _GradSpec(fn, grad_position, weights, has_aux, return_ids, False, "value_and_grad")
 
-    def vg_fn(*args: Any) -> Any:
-        value, grads = spec.run(args)
+    def vg_fn(*args: Any, **kwargs: Any) -> Any:
+        value, grads = spec.run(args, kwargs)
         if has_aux:
             return value, grads[0]
         return value, grads
