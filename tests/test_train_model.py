@@ -187,6 +187,12 @@ def test_reduce_lr_on_plateau_and_scheduler():
     lines = run_printing(lambda: m.train(3, data(), callbacks=[rl]))
     assert lines == REF["plateau_print"]
     assert float(opt.learning_rate.asnumpy()) == REF["plateau_lr"]
+    m, _, opt = model(lr=0.5)
+    rl = ReduceLROnPlateau(monitor="loss", factor=0.5, patience=0, min_delta=10, min_lr=0.3,
+                           verbose=True)
+    assert run_printing(lambda: m.train(3, data(), callbacks=[rl])) == \
+        REF["plateau_min_lr_print"]
+    assert float(opt.learning_rate.asnumpy()) == REF["plateau_min_lr"]
     m, n, opt = model(lr=0.2)
     m.train(2, data(), callbacks=[
         LearningRateScheduler(lambda lr, step: lr * 0.5 if step % 2 == 0 else lr)])
@@ -322,6 +328,24 @@ def test_network_with_its_own_loss_and_no_optimizer():
         n, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")),
         eval_indexes=[0, 1, 2])
     assert set(m2.eval(data())) == {"acc"}
+
+
+def test_mindspore_module_paths():
+    from mindgrad import compat
+
+    compat.uninstall()
+    compat.install()
+    try:
+        from mindspore.nn.wrap import TrainOneStepCell
+        from mindspore.train.callback import LossMonitor as LM
+        from mindspore.train.model import Model as M
+        from mindspore.nn.metrics import Accuracy as A
+        import mindspore.amp as msamp
+        from mindspore import Model as M2, LossMonitor as LM2
+    finally:
+        compat.uninstall()
+    assert TrainOneStepCell is nn.TrainOneStepCell and LM is LM2 is LossMonitor
+    assert M is M2 is Model and A is Accuracy and msamp is ms.amp
 
 
 def test_bad_arguments():

@@ -152,6 +152,14 @@ def record(ms) -> dict:
         m.train(3, data(), callbacks=[rl])
     out["plateau_print"] = buf.getvalue().splitlines()
     out["plateau_lr"] = float(opt.learning_rate.asnumpy())
+    m, n, opt = model(lr=0.5)
+    buf = io.StringIO()
+    rl = ReduceLROnPlateau(monitor="loss", factor=0.5, patience=0, min_delta=10, min_lr=0.3,
+                           verbose=True)
+    with contextlib.redirect_stdout(buf):
+        m.train(3, data(), callbacks=[rl])
+    out["plateau_min_lr_print"] = buf.getvalue().splitlines()
+    out["plateau_min_lr"] = float(opt.learning_rate.asnumpy())
     m, n, opt = model(lr=0.2)
     sched = LearningRateScheduler(lambda lr, step: lr * 0.5 if step % 2 == 0 else lr)
     m.train(2, data(), callbacks=[sched])

@@ -218,12 +218,12 @@ class ReduceLROnPlateau(_Monitored):
         elif self.cooldown_counter <= 0:
             self.wait += 1
             if self.wait >= self.patience:
-                lr = float(param.asnumpy())
+                lr = param.asnumpy()
                 if lr > self.min_lr:
-                    reduced = Tensor(np.float32(lr) * np.float32(self.factor))
-                    new_lr = reduced if float(reduced.asnumpy()) > self.min_lr else self.min_lr
-                    param.set_data(Tensor(new_lr, mstype.float32) if not isinstance(new_lr, Tensor)
-                                   else new_lr)
+                    # the float32 product, or min_lr as given (MindSpore prints either)
+                    reduced = lr * np.float32(self.factor)
+                    new_lr = Tensor(reduced) if reduced > self.min_lr else self.min_lr
+                    param.set_data(Tensor(new_lr, mstype.float32))
                     if self.verbose:
                         emit(f"Epoch {cb.cur_epoch_num:05d}: ReduceLROnPlateau reducing "
                              f"learning rate to {new_lr}.")
