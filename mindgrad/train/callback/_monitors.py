@@ -210,9 +210,7 @@ class ProgressBar(Callback):
         self._close()
 
     def on_eval_epoch_begin(self, run_context: Any) -> None:
-        self._train_bar, self._bar = self._bar, None
-        if self._train_bar in _ACTIVE_BARS:
-            _ACTIVE_BARS.remove(self._train_bar)
+        # evaluation inside fit comes after the epoch's steps: that bar is complete
         self._open(run_context.original_args().get("batch_num"), "Eval")
 
     def on_eval_step_end(self, run_context: Any) -> None:
@@ -221,10 +219,6 @@ class ProgressBar(Callback):
 
     def on_eval_epoch_end(self, run_context: Any) -> None:
         self._close()
-        self._bar = getattr(self, "_train_bar", None)
-        if self._bar is not None:
-            _ACTIVE_BARS.append(self._bar)
-        self._train_bar = None
 
 
 __all__ = ["LossMonitor", "TimeMonitor", "History", "LambdaCallback", "ProgressBar"]
