@@ -23,8 +23,8 @@ from ..nn.cell import Cell
 from ..nn.optim.optimizer import Optimizer
 from ..nn.wrap import WithEvalCell, WithLossCell
 from . import amp
-from .callback import Callback, CallbackManager, InternalCallbackParam, ProgressBar, RunContext
-from .callback import TimeMonitor
+from .callback import (CallbackManager, InternalCallbackParam, ProgressBar, RunContext,
+                       TimeMonitor)
 from .callback._callback import stdout_is_terminal
 from .dataset_helper import EpochIterator, dataset_size
 from .loss_scale_manager import LossScaleManager

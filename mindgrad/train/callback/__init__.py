@@ -9,3 +9,7 @@ from ._schedules import EarlyStopping, LearningRateScheduler, ReduceLROnPlateau 
 __all__ = ["Callback", "LossMonitor", "TimeMonitor", "ModelCheckpoint", "CheckpointConfig",
            "RunContext", "LearningRateScheduler", "History", "LambdaCallback",
            "ReduceLROnPlateau", "EarlyStopping", "ProgressBar"]
+
+# the private names MindSpore's own code (and some user code) imports from here
+_CallbackManager = CallbackManager
+_InternalCallbackParam = InternalCallbackParam

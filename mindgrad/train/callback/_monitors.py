@@ -151,7 +151,8 @@ class LambdaCallback(Callback):
                  on_eval_epoch_end: Callable | None = None,
                  on_eval_step_begin: Callable | None = None,
                  on_eval_step_end: Callable | None = None,
-                 on_eval_begin: Callable | None = None, on_eval_end: Callable | None = None) -> None:
+                 on_eval_begin: Callable | None = None,
+                 on_eval_end: Callable | None = None) -> None:
         super().__init__()
         given = locals()
         for name in self._NAMES:
