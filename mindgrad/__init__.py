@@ -9,11 +9,18 @@ __version__ = "0.1.0"
 
 import numpy as _np
 
-from . import context, runtime  # noqa: F401
+from .common import fp_warnings as _fp_warnings
+
+# NumPy's floating-point RuntimeWarnings (log of 0, overflow, ...) stay silent inside
+# mindgrad, as MindSpore computes inf and NaN silently; see common/fp_warnings.py.
+_fp_warnings.install()
+
+from . import context, runtime  # noqa: F401,E402
 from .common import dtype  # noqa: F401
 from .common.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                            float64, float_, half, int8, int16, int32, int64, int_, single,
                            uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
+from .ad.reverse import no_grad as _no_grad  # noqa: F401
 from .common import mutable  # noqa: F401
 from .common.parameter import Parameter, ParameterTuple  # noqa: F401
 from .common.random import set_seed  # noqa: F401
@@ -25,6 +32,7 @@ from .context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noq
 from . import ops  # noqa: F401  (binds the Tensor operators)
 from . import nn  # noqa: F401
 from .jit import jit, ms_function  # noqa: F401
+from .ops.custom_function import _Function  # noqa: F401
 from .ops.taylor import derivative, jet, laplacian, linearize  # noqa: F401
 from .ops.composite import (grad, hessian, jacfwd, jacrev, jvp, value_and_grad,  # noqa: F401
                             vjp, vmap)
@@ -35,18 +43,6 @@ from . import amp  # noqa: F401,E402
 
 
 
-class _NoGrad:
-    """``mindspore._no_grad()``: a context in which no gradient is recorded."""
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
-def _no_grad():
-    return _NoGrad()
 
 
 def is_tensor(obj) -> bool:

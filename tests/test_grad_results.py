@@ -10,7 +10,7 @@ import pytest
 import mindgrad as ms
 from mindgrad import Parameter, Tensor, nn, ops
 
-from gradcheck import check_grads
+from gradcheck import check_grads, run_in_mode
 
 
 @pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
@@ -38,10 +38,10 @@ class _ReturnsWeight(nn.Cell):
 
 def test_parameter_returned_as_output_gets_its_gradient(mode):
     net = _ReturnsWeight(both=True)
-    (dw,) = ops.grad(net, None, net.trainable_params())(f32([1.0, 2.0]))
+    (dw,) = run_in_mode(ops.grad(net, None, net.trainable_params()), f32([1.0, 2.0]))
     np.testing.assert_array_equal(dw.asnumpy(), [2.0, 3.0])
     net = _ReturnsWeight(both=False)
-    (dw,) = ops.grad(net, None, net.trainable_params())(f32([1.0, 2.0]))
+    (dw,) = run_in_mode(ops.grad(net, None, net.trainable_params()), f32([1.0, 2.0]))
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 1.0])
     # the Parameter itself is unchanged and no tracer leaks out of the call
     assert type(net.w._data) is np.ndarray
@@ -50,10 +50,10 @@ def test_parameter_returned_as_output_gets_its_gradient(mode):
 
 @pytest.mark.parametrize("op", [ops.maximum, ops.minimum])
 def test_extremum_splits_a_tie_equally(mode, op):
-    dx, dy = ops.grad(op, (0, 1))(f32(0.5), f32(0.5))
+    dx, dy = run_in_mode(ops.grad(op, (0, 1)), f32(0.5), f32(0.5))
     assert (float(dx.asnumpy()), float(dy.asnumpy())) == (0.5, 0.5)
     x, y = f32([0.0, 0.5, 1.0, 2.0]), f32([0.0, 1.0, 1.0, 1.0])
-    dx, dy = ops.grad(lambda a, b: op(a, b).sum(), (0, 1))(x, y)
+    dx, dy = run_in_mode(ops.grad(lambda a, b: op(a, b).sum(), (0, 1)), x, y)
     bigger = op is ops.maximum
     np.testing.assert_array_equal(dx.asnumpy(), [0.5, 0.0 if bigger else 1.0, 0.5,
                                                  1.0 if bigger else 0.0])
@@ -66,18 +66,18 @@ def test_extremum_splits_a_tie_equally(mode, op):
 def test_clamp_keeps_ties_and_clip_by_value_splits_them(mode):
     x = f32([-1.0, 0.0, 3.0, 6.0, 7.0])
     lo, hi = f32(0.0), f32(6.0)
-    dx, dlo, dhi = ops.grad(lambda v, a, b: ops.clamp(v, a, b).sum(), (0, 1, 2))(x, lo, hi)
+    dx, dlo, dhi = run_in_mode(ops.grad(lambda v, a, b: ops.clamp(v, a, b).sum(), (0, 1, 2)), x, lo, hi)
     np.testing.assert_array_equal(dx.asnumpy(), [0, 1, 1, 1, 0])
     assert (float(dlo.asnumpy()), float(dhi.asnumpy())) == (1.0, 1.0)
-    dlo = ops.grad(lambda v, a: ops.clamp(v, a, hi).sum(), 1)(x, f32(np.zeros(5)))
+    dlo = run_in_mode(ops.grad(lambda v, a: ops.clamp(v, a, hi).sum(), 1), x, f32(np.zeros(5)))
     np.testing.assert_array_equal(dlo.asnumpy(), [1, 0, 0, 0, 0])
-    dx, dlo, dhi = ops.grad(lambda v, a, b: ops.clip_by_value(v, a, b).sum(), (0, 1, 2))(
+    dx, dlo, dhi = run_in_mode(ops.grad(lambda v, a, b: ops.clip_by_value(v, a, b).sum(), (0, 1, 2)), 
         x, lo, hi)
     np.testing.assert_array_equal(dx.asnumpy(), [0, 0.5, 1, 0.5, 0])
     assert (float(dlo.asnumpy()), float(dhi.asnumpy())) == (1.5, 1.5)
-    dx = ops.grad(lambda v: ops.clip_by_value(v, 0.0, 6.0).sum())(x)
+    dx = run_in_mode(ops.grad(lambda v: ops.clip_by_value(v, 0.0, 6.0).sum()), x)
     np.testing.assert_array_equal(dx.asnumpy(), [0, 0.5, 1, 0.5, 0])
-    dx = ops.grad(lambda v: ops.clamp(v, max=hi).sum())(x)
+    dx = run_in_mode(ops.grad(lambda v: ops.clamp(v, max=hi).sum()), x)
     np.testing.assert_array_equal(dx.asnumpy(), [1, 1, 1, 1, 0])
 
 
@@ -100,7 +100,7 @@ class _Frozen(nn.Cell):
 
 def test_frozen_parameter_listed_in_weights_gets_zeros(mode):
     net = _Frozen()
-    dw, db = ops.grad(net, None, (net.w, net.b))(f32([1.0, 2.0]))
+    dw, db = run_in_mode(ops.grad(net, None, (net.w, net.b)), f32([1.0, 2.0]))
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 2.0])
     np.testing.assert_array_equal(db.asnumpy(), [0.0, 0.0])
     assert db.dtype == ms.float32
@@ -109,20 +109,20 @@ def test_frozen_parameter_listed_in_weights_gets_zeros(mode):
 def test_single_parameter_weights_give_bare_results(mode):
     net = _Frozen()
     x = f32([1.0, 2.0])
-    dw = ops.grad(net, None, net.w)(x)
+    dw = run_in_mode(ops.grad(net, None, net.w), x)
     assert isinstance(dw, Tensor)
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 2.0])
-    name, dw = ops.grad(net, None, net.w, return_ids=True)(x)
+    name, dw = run_in_mode(ops.grad(net, None, net.w, return_ids=True), x)
     assert name == "w"
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 2.0])
-    dx, dw = ops.grad(net, 0, net.w)(x)
+    dx, dw = run_in_mode(ops.grad(net, 0, net.w), x)
     np.testing.assert_array_equal(dx.asnumpy(), [1.0, 1.0])
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 2.0])
-    value, dw = ops.value_and_grad(net, None, net.w)(x)
+    value, dw = run_in_mode(ops.value_and_grad(net, None, net.w), x)
     assert float(value.asnumpy()) == 3.0
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 2.0])
     # a list of one Parameter stays a tuple
-    (dw,) = ops.grad(net, None, [net.w])(x)
+    (dw,) = run_in_mode(ops.grad(net, None, [net.w]), x)
     np.testing.assert_array_equal(dw.asnumpy(), [1.0, 2.0])
 
 
@@ -162,12 +162,63 @@ class _WrongBprop(nn.Cell):
 
 def test_bprop_results_are_summed_and_cast_to_the_inputs(mode):
     one = f32(np.ones(3))
-    dx, dy = ops.grad(_BroadcastBprop(), (0, 1))(one, one)
+    dx, dy = run_in_mode(ops.grad(_BroadcastBprop(), (0, 1)), one, one)
     np.testing.assert_array_equal(dx.asnumpy(), [6.0, 6.0, 6.0])
     np.testing.assert_array_equal(dy.asnumpy(), [1.0, 1.0, 1.0])
     assert dx.dtype == ms.float32 and dy.dtype == ms.float32
-    dx = ops.grad(_WrongBprop())(f32(np.ones((1, 3))))
+    dx = run_in_mode(ops.grad(_WrongBprop()), f32(np.ones((1, 3))))
     assert dx.shape == (1, 3) and dx.dtype == ms.float32
     np.testing.assert_array_equal(dx.asnumpy(), [[2.0, 2.0, 2.0]])
     with pytest.raises(RuntimeError, match=r"_WrongBprop.bprop.*\[2, 3\].*\[2, 2\]"):
         ops.grad(_WrongBprop())(f32(np.ones((2, 2))))
+
+
+def test_no_grad_makes_constants(mode):
+    x = f32([1.0, 2.0])
+
+    def f(v):
+        with ms._no_grad():
+            y = v * v
+        return (v * y).sum()
+
+    np.testing.assert_array_equal(run_in_mode(ops.grad(f), x).asnumpy(), [1.0, 4.0])
+
+    @ms._no_grad()
+    def tripled(v):
+        return v * 3
+
+    np.testing.assert_array_equal(run_in_mode(ops.grad(lambda v: (tripled(v) + v).sum()), x).asnumpy(),
+                                  [1.0, 1.0])
+    # the outer gradient of a nested one is paused too, and recording resumes afterwards
+    def inner(v):
+        with ms._no_grad():
+            c = ops.grad(lambda w: (w * w * w).sum())(v)
+        return (c * v).sum() + (v * v).sum()
+
+    np.testing.assert_array_equal(run_in_mode(ops.grad(inner), x).asnumpy(), [3.0 + 2.0, 12.0 + 4.0])
+
+
+def test_mutable_containers_are_differentiated_element_by_element(mode):
+    t1, t2 = f32([1.0, 2.0]), f32([3.0, 4.0])
+
+    def prod(xs):
+        return (xs[0] * xs[1]).sum()
+
+    for container in ((t1, t2), [t1, t2]):
+        g = run_in_mode(ops.grad(prod), ms.mutable(container))
+        assert type(g) is type(container)
+        np.testing.assert_array_equal(g[0].asnumpy(), [3.0, 4.0])
+        np.testing.assert_array_equal(g[1].asnumpy(), [1.0, 2.0])
+    g = run_in_mode(ops.grad(lambda d: (d["a"] * d["b"]).sum()), ms.mutable({"a": t1, "b": t2}))
+    assert type(g) is dict and sorted(g) == ["a", "b"]
+    np.testing.assert_array_equal(g["b"].asnumpy(), [1.0, 2.0])
+    g = run_in_mode(ops.GradOperation()(prod), ms.mutable((t1, t2)))
+    np.testing.assert_array_equal(g[0].asnumpy(), [3.0, 4.0])
+    (gx, gy) = run_in_mode(ops.GradOperation(get_all=True)(lambda xs, y: (xs[0] * y).sum()),
+                           ms.mutable((t1, t2)), t2)
+    np.testing.assert_array_equal(gx[1].asnumpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(gy.asnumpy(), [1.0, 2.0])
+    # a plain tuple is not differentiated, as in MindSpore
+    assert ops.grad(prod)((t1, t2)) == ()
+    with pytest.raises(TypeError, match="'mutable', the 'input_data'"):
+        ms.mutable("text")

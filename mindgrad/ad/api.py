@@ -8,6 +8,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..common.hooks import leaf_hooks
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ..core.primitive import pop_trace, push_trace, state
@@ -62,6 +63,10 @@ class Pullback:
         if sens_leaves is None:
             sens_leaves = self.default_sens()
         cts = self.trace.backward(zip(self.out_tracers, sens_leaves)).get
+        if self.trace.hooks:  # hooks on the inputs themselves see their complete gradients
+            hooked = self.trace.hooked
+            return ([_finish(hooked(i, cts(i)), a) for i, a in zip(self.arg_ids, self.args)],
+                    [_finish(hooked(i, cts(i)), w) for i, w in zip(self.weight_ids, self.weights)])
         return ([_finish(cts(i), a) for i, a in zip(self.arg_ids, self.args)],
                 [_finish(cts(i), w) for i, w in zip(self.weight_ids, self.weights)])
 
@@ -101,6 +106,10 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             t = trace.new_tracer(_resolve(args[i]))
             new_args[i] = t
             arg_ids.append(t.idx)
+            if leaf_hooks and id(args[i]) in leaf_hooks:  # hooks registered before the call
+                if trace.hooks is None:
+                    trace.hooks = {}
+                trace.hooks[t.idx] = leaf_hooks[id(args[i])]
         weight_ids = []
         for p in weights:
             if not p.requires_grad:
@@ -112,6 +121,10 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
                 weight_ids.append(p._sub.idx)
                 continue
             t = trace.new_tracer(_param_primal(p))
+            if leaf_hooks and id(p) in leaf_hooks:
+                if trace.hooks is None:
+                    trace.hooks = {}
+                trace.hooks[t.idx] = leaf_hooks[id(p)]
             saved.append((p, p._sub, p._trace))
             p._sub, p._trace = t, trace
             state.substituted += 1

@@ -5,11 +5,12 @@ Operators and methods are thin front-ends over ``mindgrad.ops.functional``; ever
 them goes through the single dispatch point, so they all work on tracers too."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from . import dtype as mstype
+from .hooks import add_leaf_hook, check_hook
 from .printing import format_repr, format_str
 
 F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
@@ -27,6 +28,15 @@ def _fast(t: "Tensor", o: Any) -> bool:
     if type(o) is int:
         return t._data.dtype.kind != "b"
     return isinstance(o, Tensor)
+
+
+def _fast_div(t: "Tensor", o: Any) -> bool:
+    """``_fast`` for a true division: both operands must be float or complex already."""
+    if t._data.dtype.kind not in "fc":
+        return False
+    if isinstance(o, Tensor):
+        return o._data.dtype.kind in "fc"
+    return type(o) is float or type(o) is int
 
 
 def one_element(arr: Any, op: str) -> Any:
@@ -143,6 +153,16 @@ class Tensor:
     def numel(self) -> int:
         return self._data.size
 
+    def register_hook(self, hook: Callable) -> Any:
+        """Call ``hook(grad)`` when a gradient with respect to this Tensor is computed; a
+        Tensor it returns replaces the gradient. Returns a handle whose ``remove()``
+        unregisters it."""
+        check_hook(hook, "Tensor.register_hook")
+        trace = getattr(self, "_trace", None)
+        if trace is not None:
+            return trace.register_hook(self, hook)
+        return add_leaf_hook(self, hook)
+
     def asnumpy(self) -> np.ndarray:
         """A NumPy copy of the values (from the GPU if the tensor lives there)."""
         arr = self._data
@@ -217,10 +237,11 @@ class Tensor:
         return _bind(_P.mul, (self, o), _NO) if _fast(self, o) else F.mul(self, o)
     def __rmul__(self, o):
         return _bind(_P.mul, (o, self), _NO) if _fast(self, o) else F.mul(o, self)
+    # Division binds directly only for float operands: integers divide in float32 (F.div).
     def __truediv__(self, o):
-        return _bind(_P.div, (self, o), _NO) if _fast(self, o) else F.div(self, o)
+        return _bind(_P.div, (self, o), _NO) if _fast_div(self, o) else F.div(self, o)
     def __rtruediv__(self, o):
-        return _bind(_P.div, (o, self), _NO) if _fast(self, o) else F.div(o, self)
+        return _bind(_P.div, (o, self), _NO) if _fast_div(self, o) else F.div(o, self)
     def __floordiv__(self, o): return F.floor_div(self, o)
     def __rfloordiv__(self, o): return F.floor_div(o, self)
     def __mod__(self, o): return F.floor_mod(self, o)

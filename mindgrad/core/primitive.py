@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+import warnings as _warnings
+
+from ..common import fp_warnings as _fp_warnings
 from ..common.tensor import Tensor
 
 
@@ -91,6 +94,11 @@ class Trace:
                 lower.append(a)
                 extra.append(None)
         return lower, extra
+
+    def register_hook(self, tracer: Any, fn: Callable) -> Any:
+        """``Tensor.register_hook`` on one of this trace's tracers: a trace that computes
+        no gradients passes it to the value beneath."""
+        return Tensor.register_hook(tracer.__lower__(), fn)
 
 
 class _State:
@@ -223,6 +231,8 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
 
 
 def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
+    if _warnings.filters is not _fp_warnings.installed_in:
+        _fp_warnings.install()  # NumPy's floating-point warnings stay silent (fp_warnings)
     out = prim.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **params)
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)

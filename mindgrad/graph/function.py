@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..common import fp_warnings
 from ..common.tensor import Tensor
 from ..core.primitive import pop_trace, push_trace, state
 from ..core.tree import LEAF, flatten, unflatten
@@ -43,6 +44,7 @@ class Compiled:
         self.source = source
 
     def run(self, arrays: list) -> Any:
+        fp_warnings.ensure()  # NumPy's floating-point warnings stay silent (fp_warnings)
         if self.params:
             res = self.fn(*arrays, *[p._data for p in self.params])
         else:

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..common import fp_warnings
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ..core.primitive import Primitive, Trace, Tracer
@@ -122,6 +123,7 @@ class GraphTrace(Trace):
             # A mask computed from the inputs gives a result whose shape depends on values:
             # a graph of fixed shapes cannot follow it, so this signature runs eagerly.
             self.opaque = True
+        fp_warnings.ensure()
         out = prim.impl(*vals, **params)
         if prim.multiple_results:
             outs = tuple(self.new_tracer(o) for o in out)

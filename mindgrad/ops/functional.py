@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..common import dtype as mstype
+from ..common import dtype_rules as _rules
 from ..common import tensor as _tensor_module
 from ..common.tensor import Tensor
 from ..core.primitive import Tracer as _Tracer
@@ -48,10 +49,24 @@ def _tensor(x: Any, op: str, arg: str = "x") -> Tensor:
 
 def _binary(prim, name: str, promote: bool = False):
     """The front-end of a binary primitive; ``promote``: arithmetic, with MindSpore's weak
-    float scalars (``promote_scalar``)."""
+    float scalars (``promote_scalar``). An op with a dtype rule (``dtype_rules``) applies it
+    to each tensor operand."""
+    rule = _rules.RULES.get(name)
+    accept = "" if rule is None else rule.accept
+    bool_result = name in _rules.BOOL_RESULT
+
     def op(x: Any, y: Any) -> Tensor:
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
-        return prim(*promote_scalar(x, y)) if promote else prim(x, y)
+        if promote:
+            x, y = promote_scalar(x, y)
+        if accept:
+            if isinstance(x, Tensor) and x._data.dtype.kind not in accept:
+                x = _in_dtype(x, name, "x")
+            if isinstance(y, Tensor) and y._data.dtype.kind not in accept:
+                y = _in_dtype(y, name, "y")
+        if bool_result and S.dtype_of(x).kind == "b" and S.dtype_of(y).kind == "b":
+            return S.cast(prim(x, y), dtype=np.dtype(np.bool_))
+        return prim(x, y)
 
     op.__name__ = name
     op.__doc__ = f"Elementwise {prim.name} with broadcasting."
@@ -60,9 +75,9 @@ def _binary(prim, name: str, promote: bool = False):
 
 def promote_scalar(x: Any, y: Any) -> tuple:
     """MindSpore's scalars are weakly typed: a float one (a NumPy float64 scalar too) takes
-    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32; a
-    bool tensor meeting a Python int becomes int32 (NumPy would give float64 and int64).
-    Integer tensors divided by integers still give float64, as in NumPy."""
+    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32
+    (NumPy would give float64); a bool tensor meeting a Python int becomes int64. Integer
+    tensors divided by integers give float32 (``div``'s rule in ``dtype_rules``)."""
     if isinstance(y, float):
         if isinstance(x, Tensor):
             return _float_tensor(x), float(y)
@@ -81,12 +96,35 @@ def _float_tensor(t: Tensor) -> Tensor:
 
 
 def _int_from_bool(t: Tensor) -> Tensor:
-    return S.cast(t, dtype=np.dtype(np.int32)) if t._data.dtype.kind == "b" else t
+    return S.cast(t, dtype=_rules.BOOL_WITH_INT) if t._data.dtype.kind == "b" else t
+
+
+def _in_dtype(x: Tensor, op: str, arg: str = "input") -> Tensor:
+    """``x`` in the dtype ``op`` computes it in (``dtype_rules``): unchanged, converted to
+    float32, or refused with a TypeError naming the op and the dtype."""
+    to = _rules.input_dtype(op, S.dtype_of(x), arg)
+    return x if to is None else S.cast(x, dtype=to)
+
+
+def _in_dtype_of(x: Any, op: str, arg: str, rule: Any) -> Any:
+    """``_in_dtype`` for an operand that may be a Python number (left as it is)."""
+    if isinstance(x, Tensor) and x._data.dtype.kind not in rule.accept:
+        return _in_dtype(x, op, arg)
+    return x
 
 
 def _unary(prim, name: str):
-    def op(x: Any) -> Tensor:
-        return prim(_tensor(x, name))
+    rule = _rules.RULES.get(name)
+    if rule is None:
+        def op(x: Any) -> Tensor:
+            return prim(_tensor(x, name))
+    else:
+        accept = rule.accept
+
+        def op(x: Any) -> Tensor:
+            x = _tensor(x, name)
+            # the common case (a dtype the op takes as it is) costs one attribute test
+            return prim(x if x._data.dtype.kind in accept else _in_dtype(x, name))
 
     op.__name__ = name
     op.__doc__ = f"Elementwise {prim.name}."
@@ -162,8 +200,9 @@ round = _unary(U.round_, "round")
 
 def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent``; either may be a Python number."""
-    return A.pow_(*promote_scalar(_operand(input, "pow", "input"),
-                                  _operand(exponent, "pow", "exponent")))
+    x, y = promote_scalar(_operand(input, "pow", "input"), _operand(exponent, "pow", "exponent"))
+    rule = _rules.RULES["pow"]
+    return A.pow_(_in_dtype_of(x, "pow", "input", rule), _in_dtype_of(y, "pow", "exponent", rule))
 
 
 power = pow
@@ -181,7 +220,7 @@ def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     The default (beta 1, threshold 20) is one primitive computing log(1 + e^x) without
     overflow at every x: above the threshold it differs from x by less than e^-20, which
     MindSpore's linear branch drops."""
-    x = _tensor(input, "softplus", "input")
+    x = _in_dtype(_tensor(input, "softplus", "input"), "softplus")
     for arg, v in (("beta", beta), ("threshold", threshold)):
         if not _number(v):
             raise TypeError(f"For 'softplus', '{arg}' must be an int or a float, but got "
@@ -209,18 +248,22 @@ def _float_param(v: Any, op: str, arg: str) -> float:
 def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
     """x where x > 0, alpha * x elsewhere."""
     alpha = _float_param(alpha, "leaky_relu", "alpha")
-    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=alpha)
+    x = _in_dtype(_tensor(x, "leaky_relu"), "leaky_relu", "x")
+    if S.dtype_of(x).kind in "biu":  # MindSpore keeps the dtype: x itself where x > 0
+        return C.select(C.greater(x, 0), x, cast(mul(cast(x, mstype.float32), alpha), x.dtype))
+    return U.leaky_relu(x, alpha=alpha)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """x where x > 0, alpha * (e^x - 1) elsewhere."""
-    return U.elu(_tensor(x, "elu"), alpha=_float_param(alpha, "elu", "alpha"))
+    x = _in_dtype(_tensor(x, "elu"), "elu", "x")
+    return U.elu(x, alpha=_float_param(alpha, "elu", "alpha"))
 
 
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """``x * P(X <= x)`` for a standard normal X (``approximate='none'``), or its tanh
     approximation (``'tanh'``)."""
-    x = _tensor(input, "gelu", "input")
+    x = _in_dtype(_tensor(input, "gelu", "input"), "gelu")
     if approximate not in ("none", "tanh"):
         raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', but got "
                          f"{approximate!r}.")
@@ -231,18 +274,21 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
 
 
 def silu(x: Any) -> Tensor:
-    x = _tensor(x, "silu")
+    x = _in_dtype(_tensor(x, "silu"), "silu", "x")
     return mul(x, sigmoid(x))
 
 
 def mish(x: Any) -> Tensor:
-    x = _tensor(x, "mish")
+    x = _in_dtype(_tensor(x, "mish"), "mish", "x")
     return mul(x, tanh(softplus(x)))
 
 
 def hardswish(x: Any) -> Tensor:
     """``x * relu6(x + 3) / 6``, one primitive."""
-    return U.hswish(_tensor(x, "hardswish"))
+    x = _in_dtype(_tensor(x, "hardswish"), "hardswish", "x")
+    if S.dtype_of(x).kind in "iu":  # MindSpore keeps an integer dtype (truncating)
+        return cast(U.hswish(cast(x, mstype.float64)), x.dtype)
+    return U.hswish(x)
 
 
 def _number(v: Any) -> bool:
@@ -347,36 +393,54 @@ def ones_like(x: Any, dtype: Any = None) -> Tensor:
     return out if dtype is None else cast(out, dtype)
 
 
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _int_scalar(v: Any) -> bool:
+    """A one-element integer Tensor, which may stand for a dimension."""
+    return isinstance(v, Tensor) and v.size == 1 and v._data.dtype.kind in "iu"
+
+
 def _shape_arg(shape: Any, op: str) -> tuple:
-    if isinstance(shape, int):
-        return (shape,)
+    """A shape given as an int, a tuple or list of ints, or an integer Tensor; a float
+    (``(2.5, 2)``) is a TypeError, as in MindSpore, not truncated."""
+    if _is_int(shape):
+        return (int(shape),)
     if isinstance(shape, Tensor):
+        if shape._data.dtype.kind not in "iu":
+            raise TypeError(f"For '{op}', 'shape' must be an integer Tensor, but got "
+                            f"{shape.dtype}.")
         return tuple(int(v) for v in shape.asnumpy().reshape(-1))
-    try:
+    if isinstance(shape, (tuple, list)) and builtins.all(_is_int(s) or _int_scalar(s)
+                                                         for s in shape):
         return tuple(int(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got "
-                        f"{shape!r}.") from None
+    raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got "
+                    f"{shape!r}.")
 
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
-    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type, "fill"))
+    return _filled(type, shape, value, "fill")
+
+
+def _filled(type: Any, shape: Any, value: Any, op: str) -> Tensor:
+    return S.full(shape=_shape_arg(shape, op), value=value, dtype=mstype.to_numpy(type, op))
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
     if dtype is None:
         dtype = mstype.float32 if isinstance(fill_value, float) else (
             mstype.bool_ if isinstance(fill_value, bool) else mstype.int64)
-    return fill(dtype, size, fill_value)
+    return _filled(dtype, size, fill_value, "full")
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
-    return fill(dtype or mstype.float32, shape, 0)
+    return _filled(dtype or mstype.float32, shape, 0, "zeros")
 
 
 def ones(shape: Any, dtype: Any = None) -> Tensor:
-    return fill(dtype or mstype.float32, shape, 1)
+    return _filled(dtype or mstype.float32, shape, 1, "ones")
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
@@ -908,24 +972,26 @@ def reduce_sum(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
 
 
 def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_mean")
+    x = _in_dtype(_tensor(x, "reduce_mean"), "mean", "x")
     axes = _axes(axis, x.ndim, "reduce_mean")
     if axes is None and _reduces_nothing(x):
         return x
     if x._data.dtype.kind in "fc":
         return R.reduce_mean(x, axis=axes, keepdims=bool(keep_dims))
-    # an integer mean divides the widened sum (its dtype follows that division)
+    # an integer mean keeps the input's dtype, as MindSpore's: the float64 quotient of the
+    # widened sum, truncated
     total = R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
-    return A.div(total, R.count(x.shape, axes))
+    return S.cast(A.div(S.cast(total, dtype=np.dtype(np.float64)), R.count(x.shape, axes)),
+                  dtype=x._data.dtype)
 
 
 def reduce_max(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_max")
+    x = _in_dtype(_tensor(x, "reduce_max"), "amax", "x")
     return R.reduce_max(x, axis=_axes(axis, x.ndim, "reduce_max"), keepdims=bool(keep_dims))
 
 
 def reduce_min(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_min")
+    x = _in_dtype(_tensor(x, "reduce_min"), "amin", "x")
     return R.reduce_min(x, axis=_axes(axis, x.ndim, "reduce_min"), keepdims=bool(keep_dims))
 
 
@@ -933,6 +999,9 @@ def reduce_prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Product over ``axis`` (all axes when None). Its gradient is the product of the other
     elements, computed without division, so it is exact where inputs are zero."""
     x = _tensor(x, "reduce_prod")
+    wide = _rules.result_of_sum(S.dtype_of(x))
+    if wide != S.dtype_of(x):  # bool and narrow integers multiply in int64, as MindSpore's
+        x = S.cast(x, dtype=wide)
     return PR.reduce_prod(x, axis=_axes(axis, x.ndim, "reduce_prod"), keepdims=bool(keep_dims))
 
 
@@ -982,7 +1051,7 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
            keepdims: Any = None) -> Tensor:
     """Indices (Int64) of the maxima along ``dim`` (of the flattened input when None).
     ``axis`` and ``keepdims`` are accepted as other names of ``dim`` and ``keepdim``."""
-    x = _tensor(input, "argmax", "input")
+    x = _in_dtype(_tensor(input, "argmax", "input"), "argmax")
     if axis is not None:
         if dim is not None:
             raise TypeError("For 'argmax', give 'dim' or 'axis', not both.")
@@ -994,7 +1063,13 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
 
 
 def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    x = _tensor(x, "argmin")
+    """Indices of the minima along ``axis`` (of the flattened input when None), as Int32
+    (MindSpore's ``ops.argmin`` gives Int32 where ``argmax`` gives Int64)."""
+    return S.cast(_argmin64(_tensor(x, "argmin"), axis, keepdims), dtype=_rules.INT32)
+
+
+def _argmin64(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    x = _in_dtype(x, "argmin", "x")
     a = None if axis is None else _axis(axis, x.ndim, "argmin")
     return R.argmin(x, axis=a, keepdims=bool(keepdims))
 
@@ -1010,7 +1085,7 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
     ``axis=None`` the value is the reduction of every element (ties share the gradient) and
     the index is 0. ``where`` (which needs ``initial``) replaces the unselected elements by
     ``initial``; ``initial`` also bounds the result."""
-    x = _tensor(x, op, "input")
+    x = _in_dtype(_tensor(x, op, "input"), op)
     if where is not None:
         if initial is None:
             raise ValueError(f"For '{op}', 'initial' must be given when 'where' is.")
@@ -1023,6 +1098,8 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         positions = reshape(arange(x.shape[a], dtype=index.dtype),
                             tuple(-1 if i == a else 1 for i in builtins.range(x.ndim)))
         values = reduce_sum(select(equal(positions, index), x, zeros_like(x)), a, True)
+        if values.dtype != x.dtype:  # an integer sum widens: the values keep x's dtype
+            values = cast(values, x.dtype)
         if not keepdims:
             values, index = squeeze(values, a), squeeze(index, a)
     if initial is not None:
@@ -1041,7 +1118,7 @@ def min(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = 
         where: Any = None) -> tuple:
     """``(minimum values, their indices)`` along ``axis`` (MindSpore 2.x)."""
     return _extreme_with_index(input, axis, keepdims, initial, where, "min", reduce_min,
-                               argmin, minimum)
+                               _argmin64, minimum)
 
 
 def cumsum(x: Any, axis: int, dtype: Any = None) -> Tensor:
@@ -1066,6 +1143,11 @@ def _running(x: Any, axis: int, exclusive: bool, reverse: bool, dtype: Any, op: 
     x = _tensor(x, op)
     if dtype is not None:
         x = cast(x, dtype)
+    if unit == 0:
+        x = _in_dtype(x, "cumsum", "x")
+    else:  # bool and narrow integers multiply in int64, as MindSpore's CumProd
+        wide = _rules.result_of_sum(S.dtype_of(x))
+        x = x if wide == S.dtype_of(x) else S.cast(x, dtype=wide)
     if x.ndim == 0:
         return (zeros_like(x) if unit == 0 else ones_like(x)) if exclusive else x
     a = _axis(axis, x.ndim, op)
@@ -1091,12 +1173,15 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    x = _tensor(x, "var")
+    """The variance over ``axis`` (all axes when None), dividing by ``n - ddof``. Float
+    tensors only (MindSpore refuses integer, bool and complex ones)."""
+    x = _in_dtype(_tensor(x, "var"), "var", "x")
     return RF.reduce_var(x, axis=_axes(axis, x.ndim, "var"), keepdims=bool(keepdims), ddof=ddof)
 
 
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    return sqrt(var(x, axis, ddof, keepdims))
+    """The standard deviation, ``sqrt(var(...))``; float tensors only."""
+    return sqrt(var(_in_dtype(_tensor(x, "std"), "std", "x"), axis, ddof, keepdims))
 
 
 _INF = float("inf")
@@ -1111,6 +1196,16 @@ def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     x = _tensor(A, "norm", "A")
     if dtype is not None:
         x = cast(x, dtype)
+    x = _in_dtype(x, "norm", "A")  # integers in float32, bool refused
+    if S.dtype_of(x).kind == "c":
+        # a complex tensor's norms are those of its moduli (real, as NumPy's), except the
+        # matrix norms of singular values, which need the complex SVD
+        matrix = (isinstance(dim, (tuple, list)) and len(dim) == 2) or (
+            dim is None and ord is not None and x.ndim == 2)
+        if matrix and isinstance(ord, (str, int)) and ord in ("nuc", 2, -2):
+            raise TypeError(f"For 'norm', the matrix norm ord={ord!r} of a complex Tensor "
+                            f"({x.dtype}) is not supported.")
+        x = abs(x)
     keep = bool(keepdim)
     if dim is None:
         if ord is None:
@@ -1189,7 +1284,7 @@ def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
 
 
 def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "logsumexp")
+    x = _in_dtype(_tensor(x, "logsumexp"), "logsumexp", "x")
     axes = _axes(axis, x.ndim, "logsumexp")
     # the shift by the maximum only keeps exp in range: it is a constant for the derivatives;
     # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN)
@@ -1204,12 +1299,13 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
     x = _tensor(input, "softmax", "input")
     if dtype is not None:
         x = cast(x, dtype)
+    x = _in_dtype(x, "softmax")
     axes = _axes(axis, x.ndim, "softmax")
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
 
 def log_softmax(x: Any, axis: Any = -1) -> Tensor:
-    x = _tensor(x, "log_softmax")
+    x = _in_dtype(_tensor(x, "log_softmax"), "log_softmax", "x")
     axes = _axes(axis, x.ndim, "log_softmax")
     z = A.sub(x, R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True))
     # z + (-log sum exp z): the cotangent of the small term is summed before it is negated
@@ -1219,8 +1315,8 @@ def log_softmax(x: Any, axis: Any = -1) -> Tensor:
 # --- linear algebra --------------------------------------------------------------------------
 def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """Matrix product with NumPy's rules (1-D operands, broadcast batch dimensions)."""
-    a = _tensor(x, "matmul", "x")
-    b = _tensor(y, "matmul", "y")
+    a = _in_dtype(_tensor(x, "matmul", "x"), "matmul", "x")
+    b = _in_dtype(_tensor(y, "matmul", "y"), "matmul", "y")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"For 'matmul', the inputs must not be scalars, but got shapes "
                          f"{list(a.shape)} and {list(b.shape)}.")

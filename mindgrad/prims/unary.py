@@ -74,7 +74,9 @@ def _special(name: str) -> Callable:
             return getattr(cupyx.scipy.special, name)(x)
         special = _scipy_special()
         if special is not None:
-            return getattr(special, name)(x)
+            out = getattr(special, name)(x)
+            # SciPy computes float16 in float32: give back the input's dtype
+            return out.astype(x.dtype) if out.dtype != x.dtype and x.dtype.kind == "f" else out
         x = np.asarray(x)
         return np.asarray(np.frompyfunc(getattr(math, name), 1, 1)(x), dtype=x.dtype)
     impl.__name__ = name
@@ -118,6 +120,8 @@ def _relu_impl(x):
     # np.clip with two bounds is vectorized; np.maximum(x, 0) with a scalar is three times slower
     if _is_float_array(x):
         return xp_of(x).clip(x, 0, math.inf)
+    if x.dtype.kind == "b":  # max(x, False) is x itself, and stays bool (as in MindSpore)
+        return x
     return xp_of(x).maximum(x, 0)
 
 

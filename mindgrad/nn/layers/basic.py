@@ -53,6 +53,7 @@ class Dense(Cell):
             raise ValueError(f"For 'Dense', the last dimension of the input must be "
                              f"in_channels={self.in_channels}, but got input shape "
                              f"{list(x.shape)}.")
+        x = F._in_dtype(x, "Dense", "x")  # integer and bool inputs refused, as in MindSpore
         out = F.matmul(x, self.weight, transpose_b=True)
         if self.bias is not None:
             out = F.add(out, self.bias)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...ad.api import Pullback, forward, reverse, vectorize
+from ...common import is_mutable
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
 from ...core.tree import flatten, unflatten
@@ -102,7 +103,7 @@ class GradOperation:
                 raise TypeError("For 'GradOperation' with sens_param=True, the last argument "
                                 "must be the sens, but no argument was given.")
             args, sens = args[:-1], args[-1]
-        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        positions = [i for i, a in enumerate(args) if _differentiable(a)]
         if not self.get_all:
             positions = positions[:1] if positions and positions[0] == 0 else []
         ws, single = [], False
@@ -111,9 +112,11 @@ class GradOperation:
                 ws = list(fn.trainable_params())
             else:
                 ws, single = _weights_list(weights, "GradOperation")
-        pb = reverse(_bind_kwargs(fn, kwargs), args, positions, ws)
+        pb, regroup = _reverse(_bind_kwargs(fn, kwargs), args, positions, ws)
         leaves = None if sens is None else _sens_leaves(pb, sens, "GradOperation")
         dargs, dws = pb(leaves)
+        if regroup is not None:
+            dargs = regroup(dargs)
         if self.get_all:
             in_part: Any = tuple(dargs)
         else:
@@ -132,11 +135,52 @@ def _bind_kwargs(fn: Callable, kwargs: dict) -> Callable:
 
 
 # --- grad / value_and_grad ----------------------------------------------------------------------
+def _differentiable(a: Any) -> bool:
+    """A Tensor, or a container marked by ``mutable`` (differentiated element by element)."""
+    return isinstance(a, Tensor) or is_mutable(a)
+
+
+def _plain(a: Any) -> Any:
+    """A ``mutable`` container as the plain tuple, list or dict it marks."""
+    return dict(a) if isinstance(a, dict) else list(a) if isinstance(a, list) else tuple(a)
+
+
+def _reverse(fn: Callable, args: tuple, positions: list, weights: Any = ()) -> tuple:
+    """``reverse``, with each ``mutable`` container at ``positions`` differentiated through
+    its Tensor leaves. Returns the pullback and None, or a function that regroups the
+    pullback's input cotangents into one entry per position (a container for a container)."""
+    if not any(is_mutable(args[p]) for p in positions):
+        return reverse(fn, args, positions, weights), None
+    flat_args: list = []
+    slots: list = []  # per argument: its index in flat_args, or (tree, indices of its leaves)
+    for i, a in enumerate(args):
+        if i in positions and is_mutable(a):
+            leaves, tree = flatten(_plain(a))
+            slots.append((tree, list(range(len(flat_args), len(flat_args) + len(leaves)))))
+            flat_args.extend(leaves)
+        else:
+            slots.append(len(flat_args))
+            flat_args.append(a)
+    flat_positions = [k for p in positions
+                      for k in (slots[p][1] if isinstance(slots[p], tuple) else [slots[p]])]
+
+    def rebuilt(*xs: Any) -> Any:
+        return fn(*[unflatten(s[0], [xs[k] for k in s[1]]) if isinstance(s, tuple) else xs[s]
+                    for s in slots])
+
+    def regroup(dargs: list) -> list:
+        it = iter(dargs)
+        return [unflatten(slots[p][0], [next(it) for _ in slots[p][1]])
+                if isinstance(slots[p], tuple) else next(it) for p in positions]
+
+    return reverse(rebuilt, flat_args, flat_positions, weights), regroup
+
+
 def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
     """Checked positions (Tensor args only) and whether the result is a single gradient."""
     one = grad_position[0] if type(grad_position) is tuple and len(grad_position) == 1 \
         else grad_position
-    if type(one) is int and 0 <= one < len(args) and isinstance(args[one], Tensor):
+    if type(one) is int and 0 <= one < len(args) and _differentiable(args[one]):
         return [one], True  # one position (the common case), with nothing left to check
     if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
         raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
@@ -150,7 +194,7 @@ def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
             raise IndexError(f"Position index {p} is exceed input size.")
     if len(set(pos)) != len(pos):
         raise ValueError("There are duplicate positions in `grad_position`, please check it")
-    kept = [p for p in pos if isinstance(args[p], Tensor)]  # Python scalars get no slot
+    kept = [p for p in pos if _differentiable(args[p])]  # Python scalars get no slot
     return kept, isinstance(grad_position, int) or len(kept) == 1
 
 
@@ -180,9 +224,11 @@ class _GradSpec:
         fn = _bind_kwargs(self.fn, kwargs)
         if self.has_aux:
             fn = _first_output(fn, self.who, bare_single_aux=False)
-        pb = reverse(fn, args, positions, self.weights)
+        pb, regroup = _reverse(fn, args, positions, self.weights)
         leaves = None if sens is None else _sens_leaves(pb, sens, self.who)
         dargs, dws = pb(leaves)
+        if regroup is not None:
+            dargs = regroup(dargs)
         if self.return_ids:
             dargs = [(p, g) for p, g in zip(positions, dargs)]
             dws = [(w.name, g) for w, g in zip(self.weights, dws)]
