@@ -251,6 +251,14 @@ def test_checkpoint_holds_the_trained_weights(tmp_path):
     m.train(1, data(), callbacks=[ck2])
     assert sorted(os.listdir(tmp_path / "sub")) == ["e1.ckpt"]
     assert sorted(ms.load_checkpoint(str(tmp_path / "sub" / "e1.ckpt"))) == ["bias", "weight"]
+    # the safetensors format
+    pytest.importorskip("safetensors")
+    ck3 = ModelCheckpoint(prefix="s", directory=str(tmp_path / "st"),
+                          config=CheckpointConfig(save_checkpoint_steps=3, format="safetensors"))
+    m.train(1, data(), callbacks=[ck3])
+    assert sorted(os.listdir(tmp_path / "st")) == ["s-1_3.safetensors"]
+    loaded = ms.load_checkpoint(str(tmp_path / "st" / "s-1_3.safetensors"), format="safetensors")
+    np.testing.assert_array_equal(loaded["weight"].asnumpy(), n.weight.asnumpy())
 
 
 def test_early_stopping_restores_best_weights():

@@ -32,10 +32,9 @@ class CheckpointConfig:
     ``keep_checkpoint_max`` files kept (default 5) or, when it is 0/None, one file per
     ``keep_checkpoint_per_n_minutes``; ``saved_network`` saves that Cell instead of the
     training network; ``append_info`` adds ``'epoch_num'`` / ``'step_num'`` and one dict of
-    extra values to every file; ``format`` 'ckpt' (or 'safetensors' where
-    ``save_checkpoint`` writes it). ``integrated_save``, ``async_save`` (saving is
-    synchronous), ``exception_save`` and ``crc_check`` are accepted; ``enc_key`` is
-    refused by ``save_checkpoint``."""
+    extra values to every file; ``format`` 'ckpt' or 'safetensors'; ``crc_check`` as in
+    ``save_checkpoint``. ``integrated_save``, ``async_save`` (saving is synchronous) and
+    ``exception_save`` are accepted; ``enc_key`` is refused by ``save_checkpoint``."""
 
     def __init__(self, save_checkpoint_steps: int = 1, save_checkpoint_seconds: int = 0,
                  keep_checkpoint_max: int = 5, keep_checkpoint_per_n_minutes: int = 0,
@@ -279,10 +278,9 @@ class ModelCheckpoint(Callback):
         if "step_num" in self._append_dict:
             self._append_dict["step_num"] = self._append_step_num + step
         network = self._config.saved_network or cb["train_network"]
-        extra = {} if ext == "ckpt" else {"format": ext}
         save_checkpoint(network, path, self._config.integrated_save, False,
                         self._append_dict or None, self._config.enc_key, self._config.enc_mode,
-                        **extra)
+                        crc_check=self._config.crc_check, format=ext)
         self._latest_ckpt_file_name = path
 
 
