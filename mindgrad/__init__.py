@@ -54,3 +54,16 @@ def from_numpy(array: _np.ndarray) -> Tensor:
 
 
 tensor = Tensor
+
+
+_LAZY_SUBMODULES = ("dataset",)
+
+
+def __getattr__(name: str):
+    """``ms.dataset`` after a plain ``import mindspore as ms``: the data pipeline package is
+    imported on first use (it is not needed by most programs)."""
+    if name in _LAZY_SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

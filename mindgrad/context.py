@@ -33,13 +33,13 @@ def _select_backend(target: str) -> None:
 
     xp = np
     if target in ("GPU", "Ascend"):
-        try:
-            import cupy
+        from .common.device import gpu_module
 
-            if cupy.cuda.runtime.getDeviceCount() > 0:
-                xp = cupy
-        except Exception:  # cupy missing, or no CUDA device: fall back, as documented
-            pass
+        xp = gpu_module() or np  # CuPy missing, or no CUDA device: fall back, as documented
+        if xp is not np:
+            from .core import primitive
+
+            primitive.check_devices = True  # NumPy and CuPy arrays may now meet
         if xp is np and not _backend.get("warned"):
             # One line on stderr, once: seed scripts that ask for a GPU still run.
             sys.stderr.write(f"mindgrad: device_target={target!r} is not available here "

@@ -24,6 +24,7 @@ import mindgrad as ms
 from mindgrad import ops
 from mindgrad.core.tree import flatten
 
+from conftest import real_gpu
 from gradcheck import check_graph_matches, check_grads
 
 
@@ -704,7 +705,9 @@ def test_erf_erfc_exact_in_the_tails(use_scipy, monkeypatch) -> None:
             got = op(ms.Tensor(xs.astype(dtype))).asnumpy()
             want = np.array([ref(float(v)) for v in xs.astype(dtype)], dtype)
             assert got.dtype == dtype
-            np.testing.assert_allclose(got, want, rtol=4 * np.finfo(dtype).eps, atol=0)
+            # real GPUs flush float32 subnormal results (erfc(10)) to zero
+            atol = np.finfo(dtype).tiny if real_gpu() else 0
+            np.testing.assert_allclose(got, want, rtol=4 * np.finfo(dtype).eps, atol=atol)
     assert ops.erfc(ms.Tensor(10.0, ms.float64)).asnumpy() > 0
     # 0-d input and the derivative of erfc: -2/sqrt(pi) exp(-x^2)
     g = ops.grad(ops.erfc)(ms.Tensor(0.5, ms.float64)).asnumpy()
@@ -750,8 +753,9 @@ def test_mul_by_broadcast_one_and_neg_of_broadcast() -> None:
     np.testing.assert_array_equal((one * x).asnumpy(), x.asnumpy())
     np.testing.assert_array_equal((x * one).asnumpy(), x.asnumpy())
     np.testing.assert_array_equal(ops.neg(one).asnumpy(), -np.ones((2, 3)))
-    negated = ops.neg(one)._data  # still one read-only cell, not a full array
-    assert negated.strides == (0, 0) and not negated.flags.writeable
+    negated = ops.neg(one)._data  # still one read-only cell, not a full array (on the CPU)
+    if isinstance(negated, np.ndarray):
+        assert negated.strides == (0, 0) and not negated.flags.writeable
     g1, g2 = ops.grad(lambda a, b: (a * b * b).sum(), (0, 1))(x, one)
     np.testing.assert_array_equal(g1.asnumpy(), np.ones((2, 3)))
     np.testing.assert_array_equal(g2.asnumpy(), 2 * x.asnumpy())

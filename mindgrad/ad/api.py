@@ -182,14 +182,15 @@ def _tangent_or_zero(trace: ForwardTrace, o: Any) -> Any:
 def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0) -> Any:
     """Map ``fn`` over axis ``in_axes[i]`` of each ``args[i]`` (None: not mapped) at once.
     ``out_axes`` is an int/None for every output leaf or a matching tuple."""
-    from .batching import BatchTrace, check_axis
+    from .batching import BatchTrace, VmapAxisError, check_axis
 
     for a, ax in zip(args, in_axes):
         if ax is not None:
             check_axis("in_axes", ax, a.shape, "an input of shape")
     sizes = [a.shape[ax] for a, ax in zip(args, in_axes) if ax is not None]
     if not sizes:
-        raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
+        raise VmapAxisError("For 'vmap', at least one input must be mapped (in_axes all "
+                            "None).")
     for s in sizes[1:]:
         if s != sizes[0]:
             raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should "
@@ -202,20 +203,26 @@ def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0
     finally:
         pop_trace(trace)
     leaves, tree = flatten(out)
-    axes = _per_leaf(out_axes, out, len(leaves))
+    axes = axes_per_leaf(out_axes, out, len(leaves))
     from ..core.tree import unflatten
 
     return unflatten(tree, [trace.value_at(x, ax) for x, ax in zip(leaves, axes)])
 
 
-def _per_leaf(spec: Any, out: Any, n: int) -> list:
-    if spec is None or isinstance(spec, int):
+def axes_per_leaf(spec: Any, out: Any, n: int) -> list:
+    """``out_axes`` spread over the ``n`` Tensor leaves of ``out`` (checked)."""
+    from .batching import VmapAxisError, VmapAxisTypeError
+
+    if spec is None or (isinstance(spec, int) and not isinstance(spec, bool)):
         return [spec] * n
+    if not isinstance(spec, (tuple, list)):
+        raise VmapAxisTypeError(f"For 'vmap', an out_axes entry must be an int, None, or a "
+                                f"tuple or list of them, but got {spec!r}.")
     flat: list = []
     outs = out if isinstance(out, (tuple, list)) else (out,)
     if len(spec) != len(outs):
-        raise ValueError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
-                         f"returns {len(outs)} outputs.")
+        raise VmapAxisError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
+                            f"returns {len(outs)} outputs.")
     for s, o in zip(spec, outs):
-        flat.extend(_per_leaf(s, o, len(flatten(o)[0])))
+        flat.extend(axes_per_leaf(s, o, len(flatten(o)[0])))
     return flat

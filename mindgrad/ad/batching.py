@@ -10,15 +10,24 @@ from typing import Any, Sequence
 from ..core.primitive import Primitive, Trace, Tracer, bind
 
 
+class VmapAxisError(RuntimeError, ValueError):
+    """A bad ``in_axes`` / ``out_axes`` value: a RuntimeError, as MindSpore raises, that is
+    also the ValueError Python code expects."""
+
+
+class VmapAxisTypeError(RuntimeError, TypeError):
+    """An ``in_axes`` / ``out_axes`` entry of the wrong type (MindSpore: RuntimeError)."""
+
+
 def check_axis(name: str, axis: int, shape: tuple, what: str) -> None:
     """A vmap axis must name a dimension of the value it maps (rank >= 1)."""
     n = len(shape)
     if not n:
-        raise ValueError(f"For 'vmap', {name} {axis} cannot map {what} {list(shape)} (rank 0): "
+        raise VmapAxisError(f"For 'vmap', {name} {axis} cannot map {what} {list(shape)} (rank 0): "
                          f"a mapped value needs at least one dimension; give {name} None for "
                          f"a value that is not mapped.")
     if not -n <= axis < n:
-        raise ValueError(f"For 'vmap', {name} {axis} is out of range for {what} "
+        raise VmapAxisError(f"For 'vmap', {name} {axis} is out of range for {what} "
                          f"{list(shape)} (rank {n}): it must be in [{-n}, {n}).")
 
 

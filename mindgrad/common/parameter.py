@@ -7,6 +7,7 @@ import numpy as np
 
 from ..core.primitive import Tracer, before_change, state
 from . import dtype as mstype
+from .device import device_of, to_device
 from .tensor import Tensor
 
 _NAME_MAX_LEN = 1024  # MindSpore's limit on a Parameter's name
@@ -138,7 +139,8 @@ class Parameter(Tensor):
         return self
 
     def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
-        """Replace the value. The new value must keep the shape; it is cast to the dtype.
+        """Replace the value. The new value must keep the shape; it is cast to the dtype and
+        copied to the device of the Parameter if it lives on another.
 
         A value seen by a reverse/forward transformation is stored as its plain value. While
         a GRAPH-mode function is being traced the assignment is recorded in the graph (the
@@ -158,6 +160,9 @@ class Parameter(Tensor):
                              f"{tuple(self._data.shape)}.")
         if new.dtype != self._data.dtype:
             new = new.astype(self._data.dtype)
+        # A Parameter stays on its device (a checkpoint read on the CPU loads into a network
+        # on the GPU): the one place a value moves without move_to, as the dtype is cast.
+        new = to_device(new, device_of(self._data), "Parameter.set_data")
         self._data = new
         return self
 

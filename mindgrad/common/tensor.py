@@ -51,6 +51,8 @@ def _default_array(data: Any, xp) -> Any:
     """MindSpore's dtype defaults: Python floats become float32, ints int64, bools bool."""
     if isinstance(data, (np.ndarray, np.generic)):
         return xp.asarray(data)
+    if hasattr(data, "__cuda_array_interface__"):  # a CuPy array: copied to the CPU if needed
+        return data.get() if xp is np else xp.asarray(data)
     arr = np.asarray(data)
     if arr.dtype == np.float64:
         arr = arr.astype(np.float32)
@@ -149,6 +151,33 @@ class Tensor:
 
     def dim(self) -> int:
         return self._data.ndim
+
+    @property
+    def device(self) -> str:
+        """Where the values live: "CPU" (a NumPy array) or "GPU" (a CuPy array)."""
+        from .device import device_of
+
+        return device_of(self._data)
+
+    def move_to(self, to: str, blocking: bool = True) -> "Tensor":
+        """A copy of this tensor on device ``to`` ("CPU" or "GPU"; "Ascend" is accepted as
+        a name but has no backend here), or this tensor's values unchanged when they are
+        there already. Operations never move tensors themselves: inputs on different
+        devices raise a TypeError. Like MindSpore's, only outside compiled and transformed
+        functions (it is not differentiated)."""
+        from .device import DEVICES, to_device
+
+        if to not in DEVICES:
+            raise ValueError(f"For 'Tensor.move_to', the value of 'to' must be one of "
+                             f"{list(DEVICES)}, but got {to!r}.")
+        if not isinstance(blocking, bool):
+            raise ValueError(f"For 'Tensor.move_to', 'blocking' must be a bool, but got "
+                             f"{type(blocking).__name__}.")
+        if self._trace is not None:
+            raise ValueError("For 'Tensor.move_to', the tensor is being traced (GRAPH mode, "
+                             "jit, grad, vmap, ...): move_to only works on concrete tensors "
+                             "in PyNative mode.")
+        return Tensor._wrap(to_device(self._data, to, "Tensor.move_to"))
 
     def numel(self) -> int:
         return self._data.size

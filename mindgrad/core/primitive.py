@@ -19,6 +19,7 @@ from typing import Any, Callable, Sequence
 import warnings as _warnings
 
 from ..common import fp_warnings as _fp_warnings
+from ..common.device import check_same_device
 from ..common.tensor import Tensor
 
 
@@ -230,10 +231,19 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
     return top.process(prim, args, params)
 
 
+# Set once CuPy becomes a backend (``context``): from then on NumPy and CuPy arrays may
+# meet, and each eager operation checks that its inputs share a device. Until then there
+# are only NumPy arrays and the check costs nothing.
+check_devices = False
+
+
 def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
     if _warnings.filters is not _fp_warnings.installed_in:
         _fp_warnings.install()  # NumPy's floating-point warnings stay silent (fp_warnings)
-    out = prim.impl(*[a._data if isinstance(a, Tensor) else a for a in args], **params)
+    arrays = [a._data if isinstance(a, Tensor) else a for a in args]
+    if check_devices:
+        check_same_device(prim.name, arrays)
+    out = prim.impl(*arrays, **params)
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)
     t = _new(Tensor)

@@ -20,7 +20,7 @@ MAX_VARIANTS = 8  # branches traced per signature before giving up on compiling 
 def _sig(a: Any) -> Any:
     if isinstance(a, Tensor):
         d = a._data
-        return (d.shape, d.dtype)
+        return (d.shape, d.dtype, type(d))  # the array type: a graph is for one device
     if isinstance(a, (tuple, list)):
         return (type(a), tuple(_sig(v) for v in a))
     if isinstance(a, dict):

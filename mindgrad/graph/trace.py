@@ -11,6 +11,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from ..common import fp_warnings
+from ..common.device import check_same_device
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ..core.primitive import Primitive, Trace, Tracer
@@ -124,6 +125,7 @@ class GraphTrace(Trace):
             # a graph of fixed shapes cannot follow it, so this signature runs eagerly.
             self.opaque = True
         fp_warnings.ensure()
+        check_same_device(prim.name, vals)  # once, at tracing: the graph keeps the devices
         out = prim.impl(*vals, **params)
         if prim.multiple_results:
             outs = tuple(self.new_tracer(o) for o in out)

@@ -761,8 +761,8 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
         raise TypeError(f"For 'gather', 'input_indices' must be an integer Tensor, but got "
                         f"{idx.dtype}.")
     index = (slice(None),) * a + (S.ArraySlot(0),)
-    if IX.is_eager(idx):
-        try:  # NumPy's own bounds check finds a bad index at no cost
+    if IX.is_eager(idx) and isinstance(idx._data, np.ndarray):
+        try:  # NumPy's own bounds check finds a bad index at no cost (CuPy has none)
             return S.getitem(x, idx, index=index)
         except IndexError:
             _gather_indices(x, idx, a)  # raises the clear message

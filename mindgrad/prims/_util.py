@@ -65,6 +65,16 @@ def checked_binary(name: str, fn: Any):
     return impl
 
 
+def last_writes(pos):
+    """Where in ``pos`` (flat positions written by a scatter, in order) each distinct
+    position is written for the last time: what a sequential scatter keeps. A GPU scatter
+    writes repeats in no set order, so the GPU paths assign only these."""
+    xp = xp_of(pos)
+    flat = pos.reshape(-1)
+    _, first_of_reversed = xp.unique(flat[::-1], return_index=True)
+    return flat.size - 1 - first_of_reversed
+
+
 # Index entries summed per pass of ``scatter_sums``: a block's positions and float64 values
 # (16 bytes an entry) stay in cache, where the whole array's at once would be two large
 # fresh temporaries (slow to fault in, and they leave the cache).
@@ -84,11 +94,13 @@ def scatter_sums(lin, u3, nrows: int):
     xp = xp_of(u3)
     pre, m, post = u3.shape
     lin = lin.astype(np.intp, copy=False)  # unsigned would promote the positions to float
+    acc = np.result_type(u3.dtype, np.float64) if u3.dtype.kind in "fc" else u3.dtype
     if xp is not np:
         import cupyx
 
-        out = xp.zeros((pre, nrows, post), dtype=u3.dtype)
-        cupyx.scatter_add(out, (slice(None), lin), u3)
+        # atomic adds in float64 too: the GPU's sums keep the digits the CPU's keep
+        out = xp.zeros((pre, nrows, post), dtype=acc)
+        cupyx.scatter_add(out, (slice(None), lin), u3.astype(acc, copy=False))
         return out
     if pre * post > 1 and m <= nrows and np.unique(lin).size == m:
         out = np.zeros((pre, nrows, post), u3.dtype)
@@ -97,7 +109,6 @@ def scatter_sums(lin, u3, nrows: int):
     if pre * post == 1 and u3.dtype.kind == "f" and u3.dtype.itemsize <= 8:
         # single elements: one vectorized pass, which sums in float64 itself
         return np.bincount(lin, weights=u3.reshape(m), minlength=nrows).reshape(1, nrows, 1)
-    acc = np.result_type(u3.dtype, np.float64) if u3.dtype.kind in "fc" else u3.dtype
     out = np.zeros(pre * nrows * post, acc)
     # Every entry's flat position in ``out``, one block of index entries at a time: add.at's
     # fast path wants 1-D operands of one dtype (2-D rows take its slow generic path, and

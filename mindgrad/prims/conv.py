@@ -219,8 +219,11 @@ def _plane_scatter_impl(g, idx, in_hw, disjoint):
     else:
         import cupyx
 
-        out = xp.zeros(size, dtype=g.dtype)
-        cupyx.scatter_add(out, flat, g.reshape(-1))
+        # summed in float64 and rounded once, as bincount does on the CPU
+        acc = np.result_type(g.dtype, np.float64) if g.dtype.kind in "fc" else g.dtype
+        out = xp.zeros(size, dtype=acc)
+        cupyx.scatter_add(out, flat, g.reshape(-1).astype(acc, copy=False))
+        out = out.astype(g.dtype, copy=False)
     return out.reshape(n, c, in_hw[0], in_hw[1])
 
 

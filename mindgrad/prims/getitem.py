@@ -13,7 +13,7 @@ import numpy as np
 
 from ..common.tensor import Tensor
 from ..core.primitive import Primitive
-from ._util import scatter_sums, xp_of
+from ._util import last_writes, scatter_sums, xp_of
 from .shape import dtype_of, reshape, shape_of, unbroadcast, zeros_like
 
 
@@ -40,15 +40,47 @@ def _has_int_array(template: Any, arrays: tuple) -> bool:
     return any(getattr(a, "dtype", None) is not None and a.dtype.kind in "iu" for a in arrays)
 
 
+def _index_width(p: Any, arrays: tuple) -> int:
+    """How many axes of the indexed array one index entry consumes."""
+    if p is None or p is Ellipsis or isinstance(p, bool):
+        return 0
+    if isinstance(p, ArraySlot) and arrays[p.pos].dtype.kind == "b":
+        return arrays[p.pos].ndim
+    return 1
+
+
+def check_array_bounds(index: Any, arrays: tuple, shape: tuple) -> None:
+    """Raise NumPy's IndexError for an integer index array with a value outside its axis.
+    CuPy wraps such values around instead of raising (a silently wrong result), so the GPU
+    paths check first; NumPy checks by itself."""
+    parts = index if isinstance(index, tuple) else (index,)
+    axis = 0
+    for p in parts:
+        if p is Ellipsis:
+            axis += len(shape) - sum(_index_width(q, arrays) for q in parts)
+            continue
+        if isinstance(p, ArraySlot) and arrays[p.pos].dtype.kind in "iu" \
+                and axis < len(shape) and arrays[p.pos].size:
+            a, n = arrays[p.pos], shape[axis]
+            bad = (a < -n) | (a >= n)
+            if bool(bad.any()):
+                raise IndexError(f"index {int(a[bad].reshape(-1)[0])} is out of bounds for "
+                                 f"axis {axis} with size {n}")
+        axis += _index_width(p, arrays)
+
+
 def _getitem_impl(x, *arrays, index):
     try:
+        if arrays and xp_of(x) is not np:
+            check_array_bounds(index, arrays, x.shape)
         return x[build_index(index, arrays)]
     except IndexError as e:
         raise IndexError(f"For 'getitem', index {describe_index(index, arrays)} is out of range "
                          f"for a tensor of shape {list(x.shape)}: {e}") from None
-    except ValueError as e:  # a slice step of zero
+    except ValueError:  # a slice step of zero (in the words of neither NumPy nor CuPy)
         raise ValueError(f"For 'getitem', index {describe_index(index, arrays)} is not valid "
-                         f"for a tensor of shape {list(x.shape)}: {e}") from None
+                         f"for a tensor of shape {list(x.shape)}: slice step cannot be "
+                         f"zero") from None
 
 
 _FULL = slice(None)
@@ -76,7 +108,7 @@ def _take_axis(index: Any, arrays: tuple, ndim: int) -> tuple | None:
 
 
 def _take_transpose(g, axis: int, idx, shape: tuple):
-    """The transpose of ``take(x, idx, axis)`` (NumPy arrays): the slices of ``g`` summed
+    """The transpose of ``take(x, idx, axis)`` (NumPy or CuPy arrays): the slices of ``g`` summed
     into the positions they were taken from, with the scatters' precision (half and single
     precision summed in float64, rounded once)."""
     n = shape[axis]
@@ -90,10 +122,11 @@ def _take_transpose(g, axis: int, idx, shape: tuple):
 def _index_add_impl(g, *arrays, index, shape):
     xp = xp_of(g)
     if _has_int_array(index, arrays):
-        if xp is np:
-            take = _take_axis(index, arrays, len(shape))
-            if take is not None:
-                return _take_transpose(g, take[0], take[1], tuple(shape))
+        if xp is not np:
+            check_array_bounds(index, arrays, tuple(shape))
+        take = _take_axis(index, arrays, len(shape))
+        if take is not None:
+            return _take_transpose(g, take[0], take[1], tuple(shape))
         out = xp.zeros(shape, g.dtype)
         xp.add.at(out, build_index(index, arrays), g)  # repeated positions accumulate
         return out
@@ -181,6 +214,16 @@ def describe_index(index: Any, arrays: tuple) -> str:
 def _setitem_impl(x, value, *arrays, index):
     out = x.copy()  # a fresh array: the input (perhaps shared, or a read-only view) is kept
     try:
+        xp = xp_of(x)
+        if xp is not np and _has_int_array(index, arrays):
+            check_array_bounds(index, arrays, x.shape)
+            # the GPU writes repeated positions in no set order: keep the last write, as
+            # NumPy (and the gradient rules) do
+            pos = xp.arange(x.size).reshape(x.shape)[build_index(index, arrays)]
+            vals = xp.broadcast_to(xp.asarray(value, dtype=x.dtype), pos.shape).reshape(-1)
+            keep = last_writes(pos)
+            out.reshape(-1)[pos.reshape(-1)[keep]] = vals[keep]
+            return out
         out[build_index(index, arrays)] = value
     except IndexError as e:
         raise IndexError(f"For 'setitem', index {describe_index(index, arrays)} is out of "
@@ -200,6 +243,11 @@ def _setitem_winners_impl(*arrays, index, shape):
     assigning the element numbers the same way)."""
     xp = xp_of(arrays[0])
     idx = build_index(index, arrays)
+    if xp is not np:  # the GPU assigns repeats in no set order: find the last writes
+        pos = xp.arange(math.prod(shape)).reshape(tuple(shape))[idx]
+        won = xp.zeros(pos.size, dtype=bool)
+        won[last_writes(pos)] = True
+        return won.reshape(pos.shape)
     owner = xp.full(tuple(shape), -1, dtype=np.int64)
     target = owner[idx].shape
     order = xp.arange(math.prod(target), dtype=np.int64).reshape(target)

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core.primitive import Primitive, state
-from ._util import scatter_sums, xp_of
+from ._util import last_writes, scatter_sums, xp_of
 from . import compare as C
 from . import shape as S
 
@@ -149,7 +149,11 @@ def _scatter_update_impl(x, indices, updates):
     nrows = math.prod(x.shape[:k])
     out = x.reshape(nrows, -1).copy() if x.size else x.copy()
     if x.size:
-        out[lin] = updates.reshape(lin.shape[0], -1)  # repeated rows: the last one wins
+        rows = updates.reshape(lin.shape[0], -1)
+        if xp_of(x) is not np:  # a GPU scatter keeps any of the repeats: pick the last
+            keep = last_writes(lin)
+            lin, rows = lin[keep], rows[keep]
+        out[lin] = rows  # repeated rows: the last one wins
     return out.reshape(x.shape)
 
 
@@ -158,6 +162,10 @@ def _scatter_winners_impl(indices, x_shape):
     found by scattering the update numbers the same way the update itself does."""
     xp = xp_of(indices)
     lin, k = _rows(tuple(x_shape), indices, "TensorScatterUpdate")
+    if xp is not np:  # see _scatter_update_impl
+        won = xp.zeros(lin.shape[0], dtype=bool)
+        won[last_writes(lin)] = True
+        return won.reshape(indices.shape[:-1])
     owner = xp.full(math.prod(x_shape[:k]), -1, dtype=np.int64)
     order = xp.arange(lin.shape[0], dtype=np.int64)
     owner[lin] = order

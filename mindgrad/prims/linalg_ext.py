@@ -185,7 +185,14 @@ einsum.jvp_all = _einsum_jvp
 # --- inverse ------------------------------------------------------------------------------
 def _linalg_call(name: str, fn, *arrays):
     try:
-        return fn(*arrays)
+        if xp_of(arrays[0]) is np:
+            return fn(*arrays)
+        import cupyx
+
+        # CuPy's solvers return NaN/inf for a singular or indefinite matrix unless asked
+        # to check: ask, so that the GPU raises the same error as the CPU
+        with cupyx.errstate(linalg="raise"):
+            return fn(*arrays)
     except np.linalg.LinAlgError as e:
         raise ValueError(f"For '{name}', the input matrix is singular or not suitable "
                          f"({e}); input shape {list(arrays[0].shape)}.") from None
@@ -224,7 +231,13 @@ det.jvp = (lambda t, ans, a: A.mul(ans, R.reduce_sum(A.mul(swap_last(inverse(a))
 def _solve_impl(a, b):
     # b is always a (batch of) matrix here: the functional front-end turns vectors into
     # one-column matrices, so NumPy's vector/matrix ambiguity never arises.
-    return _linalg_call("Solve", xp_of(a).linalg.solve, a, b)
+    xp = xp_of(a)
+    if xp is not np and a.shape[:-2] != b.shape[:-2]:
+        # CuPy's solve wants equal batch shapes where NumPy's broadcasts them
+        batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+        a = xp.broadcast_to(a, batch + a.shape[-2:])
+        b = xp.broadcast_to(b, batch + b.shape[-2:])
+    return _linalg_call("Solve", xp.linalg.solve, a, b)
 
 
 solve = Primitive("Solve", _solve_impl)

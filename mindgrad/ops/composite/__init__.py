@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ...ad.api import Pullback, forward, reverse, vectorize
+from ...ad.batching import VmapAxisError, VmapAxisTypeError
 from ...common import is_mutable
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
@@ -309,8 +310,9 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
 
     hit = search(gradients)
     if hit is None:
-        raise ValueError(f"For 'get_grad', no gradient with identifier {key!r} was found; "
-                         f"build the gradients with return_ids=True.")
+        # MindSpore's exception type and words; the hint is mindgrad's
+        raise RuntimeError(f"Can not find the gradient for position or Parameter {identifier} "
+                           f"(build the gradients with return_ids=True).")
     return hit
 
 
@@ -472,23 +474,23 @@ def _in_axes(in_axes: Any, args: tuple) -> tuple[list, list]:
 
     def walk(a: Any, spec: Any) -> None:
         if isinstance(a, Tensor):
-            if spec is not None and not isinstance(spec, int):
-                raise TypeError(f"For 'vmap', the axis of a Tensor input must be an int or "
-                                f"None, but got {spec!r}.")
+            if spec is not None and (not isinstance(spec, int) or isinstance(spec, bool)):
+                raise VmapAxisTypeError(f"For 'vmap', the axis of a Tensor input must be an "
+                                        f"int or None, but got {spec!r}.")
             leaves.append(a)
             axes.append(spec)
         elif isinstance(a, (tuple, list)):
             specs = spec if isinstance(spec, (tuple, list)) else [spec] * len(a)
             if len(specs) != len(a):
-                raise ValueError(f"For 'vmap', in_axes {spec!r} does not match an input with "
-                                 f"{len(a)} elements.")
+                raise VmapAxisError(f"For 'vmap', in_axes {spec!r} does not match an input "
+                                    f"with {len(a)} elements.")
             for x, s in zip(a, specs):
                 walk(x, s)
 
     specs = in_axes if isinstance(in_axes, (tuple, list)) else [in_axes] * len(args)
     if len(specs) != len(args):
-        raise ValueError(f"For 'vmap', in_axes has {len(specs)} entries but {len(args)} "
-                         f"arguments were given.")
+        raise VmapAxisError(f"For 'vmap', in_axes has {len(specs)} entries but {len(args)} "
+                            f"arguments were given.")
     for a, s in zip(args, specs):
         walk(a, s)
     return leaves, axes
@@ -496,7 +498,12 @@ def _in_axes(in_axes: Any, args: tuple) -> tuple[list, list]:
 
 def vmap(fn: Callable, in_axes: Any = 0, out_axes: Any = 0) -> Callable:
     """Vectorize ``fn`` over an axis of its inputs (``in_axes``: int, None, or a tuple per
-    argument) putting the mapped axis of the outputs at ``out_axes``."""
+    argument) putting the mapped axis of the outputs at ``out_axes``. An object with a
+    ``__vmap__(in_axes, out_axes)`` method (``nn.CellList``: model ensembling) makes its own
+    mapped function."""
+    own = getattr(fn, "__vmap__", None)
+    if own is not None:
+        return own(in_axes, out_axes)
     _check_callable(fn, "vmap")
 
     def mapped(*args: Any) -> Any:

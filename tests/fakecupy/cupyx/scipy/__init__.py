@@ -1,0 +1,2 @@
+"""``cupyx.scipy``."""
+from . import special  # noqa: F401
