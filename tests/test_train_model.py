@@ -233,6 +233,29 @@ def test_model_checkpoint_names_and_keep_max(tmp_path):
     assert sorted(params) == [n for n in REF["ckpt_param_names"] if n != "momentum"]
 
 
+def test_model_checkpoint_removes_the_first_written_on_equal_times(tmp_path):
+    """On a file system with a coarse clock all checkpoints may share one mtime."""
+    def same_times(rc):
+        for f in os.listdir(tmp_path):
+            os.utime(tmp_path / f, ns=(10**18, 10**18))
+
+    cfg = CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=2)
+    m, _, _ = model()
+    m.train(2, data(), callbacks=[ModelCheckpoint(prefix="t", directory=str(tmp_path),
+                                                  config=cfg),
+                                  LambdaCallback(on_train_step_end=same_times)])
+    assert sorted(os.listdir(tmp_path)) == ["t-2_2.ckpt", "t-2_3.ckpt"]
+
+
+def test_model_checkpoint_keep_per_minutes(tmp_path):
+    cfg = CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=0,
+                           keep_checkpoint_per_n_minutes=1)
+    m, _, _ = model()
+    m.train(3, data(), callbacks=[ModelCheckpoint(prefix="pm", directory=str(tmp_path),
+                                                  config=cfg)])
+    assert sorted(os.listdir(tmp_path)) == REF["ckpt_files_per_minute"]
+
+
 def test_checkpoint_holds_the_trained_weights(tmp_path):
     m, n, _ = model()
     cfg = CheckpointConfig(save_checkpoint_steps=3, append_info=["epoch_num", "step_num",

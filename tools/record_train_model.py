@@ -191,6 +191,12 @@ def record(ms) -> dict:
         out["ckpt_files_second_run"] = sorted(os.listdir(d))
         params = ms.load_checkpoint(os.path.join(d, out["ckpt_latest"]))
         out["ckpt_param_names"] = sorted(params)
+    with tempfile.TemporaryDirectory() as d:
+        cfg = CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=0,
+                               keep_checkpoint_per_n_minutes=1)
+        m, _, _ = model()
+        m.train(3, data(), callbacks=[ModelCheckpoint(prefix="pm", directory=d, config=cfg)])
+        out["ckpt_files_per_minute"] = sorted(os.listdir(d))
     return out
 
 

@@ -187,7 +187,7 @@ class ModelCheckpoint(Callback):
         self._last_triggered_step = 0
         self._last_time = time.time()
         self._last_time_for_keep = time.time()
-        self._files: list[str] = []
+        self._written: dict[str, int] = {}  # path -> order of writing (ties of mtime)
         self._append_dict = dict(config.append_dict or {})
         self._append_epoch_num = self._append_dict.get("epoch_num", 0)
         self._append_step_num = self._append_dict.get("step_num", 0)
@@ -243,18 +243,23 @@ class ModelCheckpoint(Callback):
                     out.append(os.path.join(self._directory, filename))
         return out
 
+    def _age(self, path: str) -> tuple:
+        """Oldest first: by modification time, then by the order this callback wrote them
+        (files written within one clock tick have the same time)."""
+        return os.stat(path).st_mtime_ns, self._written.get(path, -1)
+
     def _make_room(self) -> None:
         cfg = self._config
         files = self._existing()
         if cfg.keep_checkpoint_max and 0 < cfg.keep_checkpoint_max <= len(files):
-            os.remove(min(files, key=os.path.getmtime))
+            os.remove(min(files, key=self._age))
         elif cfg.keep_checkpoint_per_n_minutes:
             now = time.time()
             window = cfg.keep_checkpoint_per_n_minutes * 60
             if now - self._last_time_for_keep < window:
                 recent = [f for f in files if now - os.path.getmtime(f) < window]
                 if recent:
-                    oldest = min(recent, key=os.path.getmtime)
+                    oldest = min(recent, key=self._age)
                     for f in recent:
                         if f != oldest:
                             os.remove(f)
@@ -281,6 +286,7 @@ class ModelCheckpoint(Callback):
         save_checkpoint(network, path, self._config.integrated_save, False,
                         self._append_dict or None, self._config.enc_key, self._config.enc_mode,
                         crc_check=self._config.crc_check, format=ext)
+        self._written[path] = len(self._written)
         self._latest_ckpt_file_name = path
 
 
