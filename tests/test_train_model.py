@@ -152,6 +152,40 @@ def test_eval_and_predict(mode):
     np.testing.assert_allclose(out.asnumpy(), REF["predict"], rtol=1e-5, atol=1e-6)
 
 
+def test_cb_params_fields():
+    m, n, opt = model(metrics={"acc": Accuracy()})
+    ds = data()
+    seen = {}
+
+    def train_step(rc):
+        cb = rc.original_args()
+        seen["train"] = dict(cb)
+
+    class EvalEnd(Callback):  # fit evaluates with the user's own callbacks (and TimeMonitor)
+        def on_eval_end(self, rc):
+            seen["eval"] = dict(rc.original_args())
+
+    lam = LambdaCallback(on_train_step_end=train_step,
+                         on_eval_end=lambda rc: seen.setdefault("lambda_eval", True))
+    m.fit(1, ds, ds, callbacks=[lam, EvalEnd()])
+    assert "lambda_eval" not in seen  # MindSpore's own callbacks do not see fit's evaluation
+    t = seen["train"]
+    assert t["optimizer"] is opt and t["network"] is n and t["train_network"] is m.train_network
+    assert isinstance(t["loss_fn"], nn.SoftmaxCrossEntropyWithLogits)
+    assert t["train_dataset"] is ds and t["epoch_num"] == 1 and t["batch_num"] == 3
+    assert t["mode"] == "train" and t["dataset_sink_mode"] is False
+    assert t["parallel_mode"] == "stand_alone" and t["device_number"] == 1
+    x, y = t["train_dataset_element"]
+    np.testing.assert_array_equal(x.asnumpy(), P["x"][8:])
+    np.testing.assert_array_equal(y.asnumpy(), P["y"][8:])
+    assert t["cur_step_num"] == 3 and t["cur_epoch_num"] == 1
+    e = seen["eval"]
+    assert e["mode"] == "eval" and e["eval_network"] is m.eval_network
+    assert e["valid_dataset"] is ds and e["cur_step_num"] == 3
+    assert set(e["metrics"]) == {"acc"} and set(e["eval_results"]) == {"acc", "eval_loss"}
+    assert len(e["eval_dataset_element"]) == 2
+
+
 def test_print_every_2_with_initial_epoch():
     m, _, _ = model()
     lines = run_printing(lambda: m.train(3, data(), callbacks=[LossMonitor(2)],
