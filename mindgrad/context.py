@@ -8,7 +8,8 @@ GRAPH_MODE = 0
 PYNATIVE_MODE = 1
 
 _DEVICES = ("CPU", "GPU", "Ascend")
-_state: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "device_id": 0}
+_state: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "device_id": 0,
+                          "jit_cache_size": 64}
 # Filled by `_select_backend`: the array module new tensors are made with.
 _backend: dict[str, Any] = {"xp": None}
 
@@ -34,7 +35,9 @@ def _select_backend(target: str) -> None:
 
 
 def set_context(**kwargs: Any) -> None:
-    """Set ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ("CPU", "GPU") and
+    """Set ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ("CPU", "GPU"),
+    ``jit_cache_size`` (mindgrad's own: how many input signatures each compiled function or
+    GRAPH-mode Cell keeps compiled, least recently used dropped first; default 64) and
     other MindSpore context keys (kept but without effect)."""
     for key, value in kwargs.items():
         if key == "mode":
@@ -46,6 +49,10 @@ def set_context(**kwargs: Any) -> None:
                 raise ValueError(f"For 'set_context', 'device_target' must be one of "
                                  f"{_DEVICES}, but got {value!r}.")
             _select_backend(value)
+        elif key == "jit_cache_size":
+            if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+                raise ValueError(f"For 'set_context', 'jit_cache_size' must be an int >= 1, "
+                                 f"but got {value!r}.")
         _state[key] = value
 
 

@@ -118,6 +118,21 @@ def pop_trace(trace: Trace) -> None:
     assert top is trace, "trace stack corrupted"
 
 
+def enter_graph(trace: Trace) -> None:
+    """Make ``trace`` (already pushed) the GRAPH-mode trace that also records operations on
+    constants and Parameters."""
+    state.dynamic = trace
+
+
+def leave_graph(trace: Trace) -> None:
+    state.dynamic = None
+
+
+def tracing() -> bool:
+    """Whether a transformation (or GRAPH-mode tracing) is running."""
+    return bool(state.stack) or state.dynamic is not None
+
+
 class Tracer(Tensor):
     """A value seen by a trace. Its ``_data`` is the concrete array underneath (metadata only:
     shape and dtype), so every Tensor method works on tracers unchanged."""

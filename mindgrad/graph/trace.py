@@ -142,6 +142,13 @@ class GraphTrace(Trace):
         array, as a compiled call would: the assignment is local to the traced function."""
         self._memo[id(tensor)] = (tensor, value)
 
+    def reassigned(self, tensor: Tensor) -> bool:
+        """Whether this trace holds a value for ``tensor`` other than its own (an
+        assignment into it, or it is a Tensor() of a traced value)."""
+        hit = self._memo.get(id(tensor))
+        return hit is not None and hit[0] is tensor and not isinstance(tensor, Parameter) \
+            and hit[1].var not in self.consts
+
     def assign(self, param: Parameter, value: Any) -> None:
         """Record ``param.set_data(value)``: the compiled function returns the new value
         and the caller stores it; later reads in this trace see it at once."""

@@ -124,7 +124,7 @@ class Cell:
             return self._run(*args, **kwargs)
         graph = self._graph
         if graph is None:
-            graph = GraphFunction(self._run, type(self).__name__)
+            graph = GraphFunction(self._run, type(self).__name__, self.construct)
             object.__setattr__(self, "_graph", graph)
         return graph(*args, extra_key=self.training)
 
