@@ -10,7 +10,8 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import pop_trace, push_trace, state
+from ..core.primitive import (graph_tracing, pop_trace, push_trace, substitute, substitution,
+                              unsubstitute)
 from ..core.tree import flatten, tree_map
 from ..prims import shape as S
 from .forward import ForwardTrace
@@ -20,8 +21,9 @@ from .reverse import ReverseTrace
 def _param_primal(p: Parameter) -> Any:
     """The value a Parameter has below a new trace: an outer tracer standing for it, the
     graph's Parameter input, or its current array."""
-    if p._sub is not None:
-        return p._sub
+    sub = substitution(p)
+    if sub is not None:
+        return sub
     from ..graph.trace import current_graph_trace
 
     g = current_graph_trace()
@@ -70,7 +72,7 @@ def _ones_like(x: Any) -> Any:
     """The default sensitivity. A concrete NumPy value outside graph tracing gets its ones
     made directly (dispatching ``ones_like`` was a third of the fixed cost of a small eager
     gradient; ``empty`` + ``fill`` is half the cost of ``np.ones``)."""
-    if type(x) is Tensor and state.dynamic is None:
+    if type(x) is Tensor and graph_tracing() is None:
         d = x._data
         if isinstance(d, (np.ndarray, np.generic)):  # a reduction's result is a np.generic
             ones = np.empty(d.shape, d.dtype)
@@ -103,19 +105,18 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             arg_ids.append(t.idx)
         weight_ids = []
         for p in weights:
-            if p._trace is trace:  # listed twice: both entries share one tracer
-                weight_ids.append(p._sub.idx)
+            previous = substitution(p)
+            if previous is not None and previous._trace is trace:  # listed twice: both
+                weight_ids.append(previous.idx)  # entries share one tracer
                 continue
             t = trace.new_tracer(_param_primal(p))
-            saved.append((p, p._sub, p._trace))
-            p._sub, p._trace = t, trace
-            state.substituted += 1
+            saved.append((p, previous))
+            substitute(p, t)
             weight_ids.append(t.idx)
         out = fn(*new_args)
     finally:
-        for p, sub, tr in reversed(saved):
-            p._sub, p._trace = sub, tr
-            state.substituted -= 1
+        for p, previous in reversed(saved):
+            unsubstitute(p, previous)
         pop_trace(trace)
     if isinstance(out, Tensor):  # the common case, without walking a structure
         out_leaves = [out]

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..core.primitive import Tracer, before_change, state
+from ..core.primitive import Tracer, before_change, graph_tracing, tracing
 from .tensor import Tensor
 
 
@@ -18,11 +18,11 @@ class Parameter(Tensor):
     """A trainable tensor owned by a Cell. Unlike a Tensor, its value can be replaced in place
     (``set_data``, ``assign_value``), which is how optimizers update it.
 
-    While a transformation differentiates with respect to a Parameter, ``_sub`` holds the
-    tracer that stands for it and ``_trace`` that tracer's trace; the dispatch point swaps
-    it in."""
+    While transformations differentiate with respect to a Parameter, ``_subs`` counts the
+    threads doing so and ``_trace`` is the dispatch point's marker that makes each of those
+    threads swap in its own tracer for it (``core.primitive.substitute``)."""
 
-    __slots__ = ("name", "requires_grad", "layerwise_parallel", "_trace", "_sub", "_named")
+    __slots__ = ("name", "requires_grad", "layerwise_parallel", "_trace", "_subs", "_named")
 
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True) -> None:
@@ -36,7 +36,7 @@ class Parameter(Tensor):
         self.requires_grad = bool(requires_grad)
         self.layerwise_parallel = layerwise_parallel
         self._trace = None
-        self._sub = None
+        self._subs = 0
 
     def __repr__(self) -> str:
         return (f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
@@ -56,9 +56,9 @@ class Parameter(Tensor):
         compiled function returns the new value and the caller stores it on every call)."""
         while isinstance(data, Tracer) and hasattr(data, "primal"):
             data = data._assigned(self.name)  # a derivative trace's: the value beneath it
-        if state.stack:
+        if tracing():
             before_change(self)  # uses already recorded keep the present value
-        if state.dynamic is not None:
+        if graph_tracing() is not None:
             graph = _graph_trace()
             if graph is not None:
                 return self._record_assign(graph, data)

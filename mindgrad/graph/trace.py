@@ -12,7 +12,7 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer
+from ..core.primitive import Primitive, Trace, Tracer, graph_tracing
 from ..prims.shape import getitem
 
 
@@ -162,7 +162,5 @@ _getitem = getitem
 
 
 def current_graph_trace() -> GraphTrace | None:
-    from ..core.primitive import state
-
-    d = state.dynamic
+    d = graph_tracing()
     return d if isinstance(d, GraphTrace) else None

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
-from ..core.primitive import custom_vjp_call, state
+from ..core.primitive import custom_vjp_call, tracing
 from ..graph.function import GraphFunction
 from ..prims import shape as S
 
@@ -120,7 +120,7 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct().")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or state.stack or state.dynamic is not None or not context.is_graph_mode():
+        if kwargs or tracing() or not context.is_graph_mode():
             return self._run(*args, **kwargs)
         graph = self._graph
         if graph is None:
