@@ -289,3 +289,23 @@ def test_twenty_thousand_python_floats(cache_size):
     size, held = _float_calls_memory(20_000)
     assert size == 64
     assert held < 3_000_000, held  # unbounded, it held about 33 MB
+
+
+def test_tensor_of_a_parameter_reads_its_present_value():
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.w = ms.Parameter(Tensor(np.array([2.0])), name="w")
+
+        def construct(self, x):
+            return x * Tensor(self.w)
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net = Net()
+        x = Tensor(np.array([3.0]))
+        assert net(x).asnumpy()[0] == 6.0
+        net.w.set_data(Tensor(np.array([5.0])))
+        assert net(x).asnumpy()[0] == 15.0
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -55,7 +55,7 @@ class ReverseTrace(Trace):
             else:
                 primals.append(a)
                 ids.append(None)
-        if self.level == 0 and (not graphs[0] or state.dynamic is None):
+        if self.level == 0 and (not graphs or state.dynamic is None):
             # nothing beneath this trace: run the operation now (what ``bind`` would find
             # after scanning the arguments again)
             out = eager(prim, primals, params)

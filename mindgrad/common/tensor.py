@@ -82,7 +82,7 @@ def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
     from ..graph.trace import current_graph_trace
 
     graph = current_graph_trace()
-    if graph is None or (source._trace is None and not graph.reassigned(source)):
+    if graph is None or (source._trace is None and not graph.follows(source)):
         return False
     from ..prims import shape as S
 

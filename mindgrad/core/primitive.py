@@ -110,53 +110,48 @@ class _State(threading.local):
 
 state = _State()
 
-# How many traces, and how many GRAPH-mode traces, run on all threads together. Reading the
-# thread-local `state` costs on every operation, so while a count is 0 (no transformation
-# anywhere, as in plain eager code) the dispatch point does not look.
-active = [0]
-graphs = [0]
-_count_lock = threading.Lock()
-
-
-def _count(counter: list, step: int) -> None:
-    with _count_lock:  # ``counter[0] += step`` is not atomic between threads
-        counter[0] += step
+# One entry per trace, and per GRAPH-mode trace, running on any thread. Reading the
+# thread-local `state` costs on every operation, so while a list is empty (no transformation
+# anywhere, as in plain eager code) the dispatch point does not look. Lists, because their
+# append and pop are atomic between threads where ``count += 1`` is not.
+active: list = []
+graphs: list = []
 
 
 def push_trace(trace: Trace) -> Trace:
     stack = state.stack
     trace.level = len(stack)
     stack.append(trace)
-    _count(active, 1)
+    active.append(None)
     return trace
 
 
 def pop_trace(trace: Trace) -> None:
     top = state.stack.pop()
-    _count(active, -1)
+    active.pop()
     assert top is trace, "trace stack corrupted"
 
 
 def enter_graph(trace: Trace) -> None:
     """Make ``trace`` (already pushed) the GRAPH-mode trace that also records operations on
     constants and Parameters."""
-    _count(graphs, 1)
+    graphs.append(None)
     state.dynamic = trace
 
 
 def leave_graph(trace: Trace) -> None:
     state.dynamic = None
-    _count(graphs, -1)
+    graphs.pop()
 
 
 def tracing() -> bool:
     """Whether a transformation (or GRAPH-mode tracing) is running on this thread."""
-    return active[0] != 0 and bool(state.stack)
+    return bool(active) and bool(state.stack)
 
 
 def graph_tracing() -> Trace | None:
     """The GRAPH-mode trace being recorded on this thread, if any."""
-    return state.dynamic if graphs[0] else None
+    return state.dynamic if graphs else None
 
 
 class Tracer(Tensor):
@@ -221,7 +216,7 @@ def before_change(obj: Tensor) -> None:
     running traces that recorded ``obj`` itself as an operand (reverse mode's residuals)
     keep the value it has now, so an assignment after a use does not change that use's
     gradient."""
-    if not active[0]:
+    if not active:
         return
     for trace in state.stack:
         keep = getattr(trace, "keep_value", None)
@@ -313,7 +308,7 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
         if t is not None and (top is None or t.level > top.level):
             top = t
     if top is None:
-        if not graphs[0]:
+        if not graphs:
             return eager(prim, args, params)
         top = state.dynamic
         if top is None:

@@ -30,7 +30,7 @@ import numpy as np
 
 from .. import context
 from ..common.tensor import Tensor
-from ..core.primitive import enter_graph, leave_graph, pop_trace, push_trace, tracing
+from ..core.primitive import active, enter_graph, leave_graph, pop_trace, push_trace, tracing
 from ..core.tree import LEAF, flatten, unflatten
 from .codegen import GuardFail, generate
 from .passes import optimize
@@ -71,7 +71,7 @@ def _sig(a: Any) -> Any:
     if isinstance(a, float):
         # 0.0 == -0.0 and nan != nan: key those by their text, so 1 / -0.0 is not served
         # 1 / 0.0's result and every NaN finds one compiled version
-        return (float, a) if a == a and a != 0.0 else (float, repr(a))
+        return (type(a), a) if a == a and a != 0.0 else (type(a), repr(a))
     if isinstance(a, (tuple, list)):
         return (type(a), tuple(_sig(v) for v in a))
     if isinstance(a, dict):
@@ -171,7 +171,7 @@ class GraphFunction:
         self._warned = False
 
     def __call__(self, *args: Any, extra_key: Any = None) -> Any:
-        if tracing():
+        if active and tracing():  # (``active`` first: the common case reads no thread state)
             return self.fn(*args)
         sigs = tuple(_sig(a) for a in args)
         key = (extra_key, sigs)

@@ -142,12 +142,15 @@ class GraphTrace(Trace):
         array, as a compiled call would: the assignment is local to the traced function."""
         self._memo[id(tensor)] = (tensor, value)
 
-    def reassigned(self, tensor: Tensor) -> bool:
-        """Whether this trace holds a value for ``tensor`` other than its own (an
-        assignment into it, or it is a Tensor() of a traced value)."""
+    def follows(self, tensor: Tensor) -> bool:
+        """Whether the compiled function must read ``tensor``'s value from the graph rather
+        than keep the array it holds now: a Parameter (read on every call), or a tensor this
+        trace has given another value (an assignment into it, or a Tensor() of a traced
+        value)."""
+        if isinstance(tensor, Parameter):
+            return True
         hit = self._memo.get(id(tensor))
-        return hit is not None and hit[0] is tensor and not isinstance(tensor, Parameter) \
-            and hit[1].var not in self.consts
+        return hit is not None and hit[0] is tensor and hit[1].var not in self.consts
 
     def assign(self, param: Parameter, value: Any) -> None:
         """Record ``param.set_data(value)``: the compiled function returns the new value
