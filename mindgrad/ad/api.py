@@ -10,8 +10,8 @@ import numpy as np
 
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import (graph_tracing, pop_trace, push_trace, substitute, substitution,
-                              unsubstitute)
+from ..core.primitive import (graph_tracing, graphs, pop_trace, push_trace, substitute,
+                              substitution, unsubstitute)
 from ..core.tree import flatten, tree_map
 from ..prims import shape as S
 from .forward import ForwardTrace
@@ -21,13 +21,17 @@ from .reverse import ReverseTrace
 def _param_primal(p: Parameter) -> Any:
     """The value a Parameter has below a new trace: an outer tracer standing for it, the
     graph's Parameter input, or its current array."""
-    sub = substitution(p)
-    if sub is not None:
-        return sub
-    from ..graph.trace import current_graph_trace
+    if p._subs:
+        sub = substitution(p)
+        if sub is not None:
+            return sub
+    if graphs:  # a GRAPH-mode trace runs (on some thread)
+        from ..graph.trace import current_graph_trace
 
-    g = current_graph_trace()
-    return g.lift(p) if g is not None else Tensor._wrap(p._data)
+        g = current_graph_trace()
+        if g is not None:
+            return g.lift(p)
+    return Tensor._wrap(p._data)
 
 
 def _resolve(a: Any) -> Any:
@@ -104,19 +108,18 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             new_args[i] = t
             arg_ids.append(t.idx)
         weight_ids = []
+        fresh: dict = {}
         for p in weights:
-            previous = substitution(p)
-            if previous is not None and previous._trace is trace:  # listed twice: both
-                weight_ids.append(previous.idx)  # entries share one tracer
-                continue
-            t = trace.new_tracer(_param_primal(p))
-            saved.append((p, previous))
-            substitute(p, t)
-            weight_ids.append(t.idx)
+            hit = fresh.get(id(p))  # a weight listed twice: both entries share one tracer
+            if hit is None:
+                hit = fresh[id(p)] = (p, trace.new_tracer(_param_primal(p)))
+            weight_ids.append(hit[1].idx)
+        if fresh:
+            saved = substitute(fresh.values())
         out = fn(*new_args)
     finally:
-        for p, previous in reversed(saved):
-            unsubstitute(p, previous)
+        if saved:
+            unsubstitute(saved)
         pop_trace(trace)
     if isinstance(out, Tensor):  # the common case, without walking a structure
         out_leaves = [out]

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from ..common.tensor import Tensor
 
@@ -248,8 +248,20 @@ class _Substituted(Trace):
     __slots__ = ()
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        args = _resolve_params(args)
-        top = find_top_trace(args)
+        subs = state.subs
+        resolved = []
+        top = None
+        for a in args:  # `_resolve_params` and `find_top_trace` in one pass
+            t = getattr(a, "_trace", None)
+            if t is self:
+                a = subs.get(id(a), a)
+                t = getattr(a, "_trace", None)
+                if t is self:  # not differentiated on this thread: its plain value
+                    t = None
+            if t is not None and (top is None or t.level > top.level):
+                top = t
+            resolved.append(a)
+        args = resolved
         if top is None:
             top = graph_tracing()
             if top is None:
@@ -262,28 +274,35 @@ SUBSTITUTED.level = sys.maxsize  # chosen before every real trace, which it then
 _subs_lock = threading.Lock()
 
 
-def substitute(param: Tensor, tracer: Tensor) -> None:
-    """Let ``tracer`` stand for ``param`` on this thread until `unsubstitute`."""
+def substitute(pairs: Iterable[tuple[Tensor, Tensor]]) -> list:
+    """Let each ``(param, tracer)``'s tracer stand for its Parameter on this thread until
+    `unsubstitute` is given the list returned: ``(param, previous)`` pairs, ``previous``
+    being what stood for it before (an outer transformation's tracer) or None."""
     subs = state.subs
-    with _subs_lock:
-        if id(param) not in subs:
-            param._subs += 1
-            param._trace = SUBSTITUTED
-    subs[id(param)] = tracer
+    saved = []
+    with _subs_lock:  # the count and the mark change together, whatever other threads do
+        for param, tracer in pairs:
+            previous = subs.get(id(param))
+            if previous is None:
+                param._subs += 1
+                param._trace = SUBSTITUTED
+            subs[id(param)] = tracer
+            saved.append((param, previous))
+    return saved
 
 
-def unsubstitute(param: Tensor, previous: Tensor | None) -> None:
-    """Undo `substitute`: ``previous`` is what stood for ``param`` before (an outer
-    transformation's tracer on this thread), or None."""
+def unsubstitute(saved: list) -> None:
+    """Undo `substitute`."""
     subs = state.subs
-    if previous is not None:
-        subs[id(param)] = previous
-        return
-    del subs[id(param)]
     with _subs_lock:
-        param._subs -= 1
-        if not param._subs:
-            param._trace = None
+        for param, previous in reversed(saved):
+            if previous is not None:
+                subs[id(param)] = previous
+                continue
+            del subs[id(param)]
+            param._subs -= 1
+            if not param._subs:
+                param._trace = None
 
 
 def substitution(param: Tensor) -> Tensor | None:
