@@ -53,7 +53,7 @@ def _one_step(i: int) -> list[np.ndarray]:
     return [o.asnumpy() for o in out]
 
 
-def _run_threads(n_threads: int, iterations: int) -> list:
+def _run_threads(n_threads: int, iterations: int, step=_one_step) -> list:
     results: list = [None] * n_threads
     errors: list = []
     barrier = threading.Barrier(n_threads)
@@ -61,7 +61,7 @@ def _run_threads(n_threads: int, iterations: int) -> list:
     def worker(k: int) -> None:
         try:
             barrier.wait()
-            results[k] = [_one_step(i) for i in range(iterations)]
+            results[k] = [step(i) for i in range(iterations)]
         except BaseException as e:  # reported below with the thread's number
             errors.append((k, e))
 
@@ -160,3 +160,34 @@ def test_shared_parameters_while_another_thread_differentiates_them():
     for w, h in zip(want, result[0]):
         assert np.array_equal(w, h)
     assert all(p._trace is None and p._subs == 0 for p in weights)
+
+
+def test_graph_mode_cells_first_calls_in_threads():
+    class Affine(nn.Cell):
+        def __init__(self, k):
+            super().__init__()
+            self.w = Parameter(Tensor(np.array([1.0, 2.0, 3.0]) * k), name="w")
+
+        def construct(self, x):
+            return ops.tanh(x * self.w).sum() + self.w[0]
+
+    def step(i, shared):
+        x = Tensor(np.array([0.1, -0.2, 0.3]) * (i % 5 + 1))
+        grads = ops.GradOperation(get_by_list=True)(shared, shared.trainable_params())(x)
+        outs = [Affine(i % 3 + 1)(x), shared(x), grads[0]]
+        assert all(type(o) is Tensor for o in outs)  # never another thread's tracer
+        return [o.asnumpy() for o in outs]
+
+    serial_net = Affine(0.5)
+    want = [step(i, serial_net) for i in range(100)]
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        shared = Affine(0.5)  # its first call is raced by all threads
+        results = _run_threads(4, 100, lambda i: step(i, shared))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for got in results:
+        for w_step, g_step in zip(want, got):
+            for w, g in zip(w_step, g_step):
+                np.testing.assert_allclose(g, w, rtol=1e-12, atol=1e-15)
+    assert all(isinstance(v, list) for v in shared._graph.cache.values())  # compiled

@@ -79,6 +79,10 @@ def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
     tracing (or for a plain tensor the graph has not reassigned) it does nothing and returns
     False; otherwise the new tensor is set up and it returns True. Like the eager copy, the
     new tensor carries no gradient."""
+    from ..core.primitive import graphs
+
+    if not graphs:  # no GRAPH-mode trace on any thread: the common, eager case
+        return False
     from ..graph.trace import current_graph_trace
 
     graph = current_graph_trace()

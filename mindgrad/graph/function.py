@@ -16,7 +16,10 @@ change or free:
 
 Each function keeps at most ``jit_cache_size`` signatures (``set_context``, default 64),
 dropping the least recently used, and warns once, naming the argument, when it keeps
-compiling for new signatures."""
+compiling for new signatures.
+
+All threads share the compiled versions. Each thread traces with its own trace state, so
+first calls on several threads at once each trace (and the last one's entry is kept)."""
 from __future__ import annotations
 
 import inspect
