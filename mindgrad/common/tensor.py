@@ -76,9 +76,9 @@ def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
     """``Tensor(source)`` while a GRAPH-mode function is traced: ``new`` stands for
     ``source``'s graph value (cast to ``dtype``), so the compiled function computes it from
     its inputs on every call instead of keeping the value of the first. Outside GRAPH
-    tracing (or for a plain tensor the graph has not reassigned) it does nothing and returns
-    False; otherwise the new tensor is set up and it returns True. Like the eager copy, the
-    new tensor carries no gradient."""
+    tracing, and for a tensor whose present array is all the graph needs, it does nothing
+    and returns False; otherwise the new tensor is set up and it returns True. Like the
+    eager copy, the new tensor carries no gradient."""
     from ..core.primitive import graphs
 
     if not graphs:  # no GRAPH-mode trace on any thread: the common, eager case
@@ -90,7 +90,9 @@ def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
         return False
     from ..prims import shape as S
 
-    value = graph.lift(S.stop_gradient(source))  # beneath any derivative trace
+    value = S.stop_gradient(source)  # the graph's value, beneath any derivative trace
+    if getattr(value, "_trace", None) is not graph:
+        return False  # a batched (vmap) value: copied as before
     if dtype is not None:
         value = S.cast(value, dtype=mstype.to_numpy(dtype, "Tensor"))
     graph.rebind(new, value)
