@@ -309,3 +309,20 @@ def test_tensor_of_a_parameter_reads_its_present_value():
         assert net(x).asnumpy()[0] == 15.0
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_text_and_object_arrays_are_constants_keyed_by_content():
+    def pick(x, names):
+        return x * float(len(names[0]))
+
+    f = ms.jit(pick)
+    x = Tensor(np.ones(1))
+    names = np.array(["ab", "c"], dtype="<U8")
+    assert f(x, names).asnumpy()[0] == 2.0
+    names[0] = "wxyz"  # changed in place: a new key
+    assert f(x, names).asnumpy()[0] == 4.0
+    objs = np.array([[1.0, 2.0], [3.0]], dtype=object)
+    g = ms.jit(lambda v, o: v * float(len(o[0])))
+    assert g(x, objs).asnumpy()[0] == 2.0
+    objs[0] = [1.0, 2.0, 3.0]
+    assert g(x, objs).asnumpy()[0] == 3.0

@@ -5,8 +5,9 @@ signature run only that function (after checking its guards).
 The signature (cache key) of a call never depends on the identity of a value the user can
 change or free:
 
-- Tensors (and NumPy arrays, which are passed to the function as Tensors) are inputs of the
-  compiled function: their shape and dtype are in the key, their values are read on every call.
+- Tensors (and numeric NumPy arrays, which are passed to the function as Tensors) are
+  inputs of the compiled function: their shape and dtype are in the key, their values are
+  read on every call. A NumPy array of text or objects is a constant keyed by its contents.
 - Python numbers, strings, None, NumPy scalars and dtypes are constants of the compiled
   function, keyed by value (``0.0`` and ``-0.0`` apart, every NaN alike); tuples, lists,
   dicts and sets are keyed by their contents.
@@ -70,7 +71,11 @@ def _sig(a: Any) -> Any:
         d = a._data
         return (d.shape, d.dtype)
     if isinstance(a, np.ndarray):
-        return (_ARRAY, a.shape, a.dtype)
+        if a.dtype.kind in "biufc":
+            return (_ARRAY, a.shape, a.dtype)
+        # text or objects, which no Tensor holds: a constant, keyed by its contents
+        return (np.ndarray, a.shape, a.dtype,
+                tuple(_sig(v) for v in a.flat) if a.dtype.kind == "O" else a.tobytes())
     if isinstance(a, float):
         # 0.0 == -0.0 and nan != nan: key those by their text, so 1 / -0.0 is not served
         # 1 / 0.0's result and every NaN finds one compiled version
@@ -101,9 +106,9 @@ def _has_array(key: Any) -> bool:
 
 
 def _arrays_as_tensors(a: Any) -> Any:
-    """``a`` with every NumPy array (in tuples, lists and dicts too) made a Tensor."""
+    """``a`` with every numeric NumPy array (in tuples, lists and dicts too) made a Tensor."""
     if isinstance(a, np.ndarray):
-        return Tensor(a)
+        return Tensor(a) if a.dtype.kind in "biufc" else a
     if isinstance(a, (tuple, list)) and not isinstance(a, Tensor):
         items = [_arrays_as_tensors(v) for v in a]
         if hasattr(a, "_fields"):
