@@ -120,7 +120,7 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct().")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or tracing() or not context.is_graph_mode():
+        if kwargs or not context.is_graph_mode() or tracing():
             return self._run(*args, **kwargs)
         graph = self._graph
         if graph is None:
