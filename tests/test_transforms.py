@@ -250,7 +250,7 @@ def test_grad_return_ids_and_get_grad(mode) -> None:
     assert_tree(ops.get_grad(res, 0), [6, 8])
     assert_tree(ops.get_grad(res, net.w), [11])
     assert_tree(ops.get_grad(res, net.b), [2])
-    with pytest.raises(RuntimeError, match="Can not find the gradient for position or "
+    with pytest.raises(RuntimeError, match="can not find the gradient for position or "
                                            "Parameter 5"):
         ops.get_grad(res, 5)
 

@@ -72,17 +72,19 @@ _define(NUMERIC, "pow", "matmul")
 BOOL_RESULT = frozenset({"floor_div", "fmod"})
 
 
-def input_dtype(op: str, dt: np.dtype, arg: str = "input") -> np.dtype | None:
+def input_dtype(op: str, dt: np.dtype, arg: str = "input",
+                shown: str | None = None) -> np.dtype | None:
     """The dtype ``op`` computes an input of NumPy dtype ``dt`` in: None to keep ``dt``,
     float32 for an integer or bool input of an operation that converts them; a TypeError
-    naming ``op``, ``arg`` and the dtype when ``op`` refuses it."""
+    naming the op (``shown``, the name it was called by, or ``op``), ``arg`` and the dtype
+    when ``op`` refuses it."""
     rule = RULES[op]
     kind = dt.kind
     if kind in rule.accept:
         return None
     if kind in rule.to_float32:
         return FLOAT32
-    raise refusal(op, dt, rule, arg)
+    raise refusal(shown or op, dt, rule, arg)
 
 
 def refusal(op: str, dt: np.dtype, rule: Rule | None = None, arg: str = "input") -> TypeError:

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
-from ..core.primitive import custom_vjp_call, state
+from ..core.primitive import custom_vjp_call, tracing
 from ..graph.function import GraphFunction
 from ..common.hooks import HookHandle, check_hook
 from ..core.tree import flatten, unflatten
@@ -142,11 +142,11 @@ class Cell:
         hooks = self._hooks
         if hooks is not None and hooks.any():
             return hooks.call(self, args, kwargs)
-        if kwargs or state.stack or state.dynamic is not None or not context.is_graph_mode():
+        if kwargs or not context.is_graph_mode() or tracing():
             return self._run(*args, **kwargs)
         graph = self._graph
         if graph is None:
-            graph = GraphFunction(self._run, type(self).__name__)
+            graph = GraphFunction(self._run, type(self).__name__, self.construct)
             object.__setattr__(self, "_graph", graph)
         return graph(*args, extra_key=self.training)
 

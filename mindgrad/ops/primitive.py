@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+from types import FunctionType
 from typing import Any, Callable
 
 
@@ -18,6 +19,21 @@ class Primitive:
     def __init__(self, name: str | None = None) -> None:
         self.name = name or type(self).__name__
         self.attrs: dict = {}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        # An inherited __call__ (ReduceSum's is _Reduce's) gets a copy named after this
+        # class, so that Python's own argument errors name the operator the user called.
+        super().__init_subclass__(**kwargs)
+        call = cls.__dict__.get("__call__")
+        if call is None and isinstance(getattr(cls, "__call__", None), FunctionType) \
+                and cls.__call__ is not Primitive.__call__:
+            base = cls.__call__
+            call = FunctionType(base.__code__, base.__globals__, "__call__", base.__defaults__,
+                                base.__closure__)
+            call.__kwdefaults__ = base.__kwdefaults__
+            call.__doc__ = base.__doc__
+            call.__qualname__ = f"{cls.__name__}.__call__"
+            cls.__call__ = call
 
     def add_prim_attr(self, name: str, value: Any) -> "Primitive":
         """Record an attribute (also readable as ``self.<name>``)."""

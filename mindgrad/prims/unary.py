@@ -75,8 +75,8 @@ def _special(name: str) -> Callable:
         special = _scipy_special()
         if special is not None:
             out = getattr(special, name)(x)
-            # SciPy computes float16 in float32: give back the input's dtype
-            return out.astype(x.dtype) if out.dtype != x.dtype and x.dtype.kind == "f" else out
+            # SciPy has no float16 loop: it computes in a wider float; give the input's back
+            return out.astype(x.dtype) if x.dtype.kind == "f" and out.dtype != x.dtype else out
         x = np.asarray(x)
         return np.asarray(np.frompyfunc(getattr(math, name), 1, 1)(x), dtype=x.dtype)
     impl.__name__ = name

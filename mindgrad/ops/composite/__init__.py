@@ -293,8 +293,16 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     return vg_fn
 
 
+class GradientNotFoundError(RuntimeError, ValueError):
+    """``get_grad`` found no gradient for the identifier: MindSpore's RuntimeError, and the
+    ValueError Python code expects of a bad argument value."""
+
+
 def get_grad(gradients: Any, identifier: Any) -> Tensor:
     """Find a gradient by position or Parameter (or its name) in a ``return_ids`` result."""
+    if isinstance(identifier, bool) or not isinstance(identifier, (int, Parameter, str)):
+        raise TypeError(f"For 'get_grad', the identifier should be an integer, a Parameter or "
+                        f"a Parameter's name, but got {identifier!r}.")
     key = identifier.name if isinstance(identifier, Parameter) else identifier
 
     def search(node: Any) -> Any:
@@ -311,8 +319,9 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
     hit = search(gradients)
     if hit is None:
         # MindSpore's exception type and words; the hint is mindgrad's
-        raise RuntimeError(f"Can not find the gradient for position or Parameter {identifier} "
-                           f"(build the gradients with return_ids=True).")
+        raise GradientNotFoundError(f"For 'get_grad', can not find the gradient for position "
+                                    f"or Parameter {identifier} (build the gradients with "
+                                    f"return_ids=True).")
     return hit
 
 
@@ -377,7 +386,8 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
         return pb.out, tuple(dargs)
     for t in inputs:
         if not isinstance(t, Tensor):
-            raise TypeError("The inputs type must be Tensor.")
+            raise TypeError(f"For 'vjp', the inputs must be Tensors, but got "
+                            f"{type(t).__name__}.")
     ws, _ = _weights_list(weights, "vjp")
     target = _first_output(fn, "vjp") if has_aux else fn
     pb = reverse(target, inputs, range(len(inputs)), ws)
@@ -464,6 +474,7 @@ def jacfwd(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Calla
 
 def hessian(fn: Callable, grad_position: Any = 0) -> Callable:
     """Second derivatives as ``jacfwd(jacrev(fn))`` (forward over reverse)."""
+    _check_callable(fn, "hessian")
     return jacfwd(jacrev(fn, grad_position), grad_position)
 
 
