@@ -36,6 +36,9 @@ from .ops.custom_function import _Function  # noqa: F401
 from .ops.taylor import derivative, jet, laplacian, linearize  # noqa: F401
 from .ops.composite import (grad, hessian, jacfwd, jacrev, jvp, value_and_grad,  # noqa: F401
                             vjp, vmap)
+from . import train  # noqa: F401,E402
+from .train import *  # noqa: F401,F403,E402  (MindSpore exports Model, the callbacks, ...)
+from . import amp  # noqa: F401,E402
 
 
 

@@ -23,7 +23,8 @@ RELEASE = 0
 DEBUG = 1
 
 _DEVICES = ("CPU", "GPU", "Ascend", "Davinci")  # "Davinci": MindSpore's old name of Ascend
-_state: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "device_id": 0}
+_state: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "device_id": 0,
+                          "jit_cache_size": 64}
 # Filled by `_select_backend`: the array module new tensors are made with.
 _backend: dict[str, Any] = {"xp": None}
 
@@ -77,6 +78,13 @@ def _int(choices: dict[int, str] | None = None, lo: int | None = None,
         return int(value)
 
     return check
+
+
+def _cache_size(key: str, value: Any) -> int:
+    """mindgrad's own ``jit_cache_size``: an int >= 1 (a bool is not a count)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise _type_error(key, value, "an int")
+    return _int(lo=1)(key, value)
 
 
 def _str(choices: tuple[str, ...] | None = None) -> _Check:
@@ -147,6 +155,7 @@ _KEYS: dict[str, tuple[_Check, Any]] = {
     "device_id": (_int(lo=0, hi=4095), 0),
     "deterministic": (_str(("ON", "OFF")), "OFF"),
     "max_call_depth": (_int(lo=1), 1000),
+    "jit_cache_size": (_cache_size, 64),  # mindgrad's own (see set_context)
     "variable_memory_max_size": (_str(), "0"),
     "mempool_block_size": (_str(), "1GB"),
     "memory_optimize_level": (_str(("O0", "O1")), "O0"),
@@ -197,7 +206,9 @@ def _unknown(func: str, what: str, key: Any) -> ValueError:
 def set_context(**kwargs: Any) -> None:
     """Set context keys: ``mode`` (GRAPH_MODE or PYNATIVE_MODE), ``device_target`` ("CPU";
     "GPU" or "Ascend" compute with CuPy when it and a GPU are present, else on the CPU after
-    a one-line warning) and the other keys of MindSpore's ``set_context`` (checked and
+    a one-line warning), ``jit_cache_size`` (mindgrad's own: how many input signatures each
+    compiled function or GRAPH-mode Cell keeps compiled, least recently used dropped
+    first; default 64) and the other keys of MindSpore's ``set_context`` (checked and
     kept, without effect).
 
     Every value is checked before any is set, so a call that raises changes nothing.

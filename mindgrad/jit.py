@@ -33,7 +33,13 @@ class _Jit:
 def jit(function: Callable | None = None, *, mode: str = "PSJit", input_signature: Any = None,
         **kwargs: Any) -> Any:
     """Compile ``function`` on its first call per input signature (usable as ``@jit`` or
-    ``@jit(...)``). Calls inside another transformation are traced into it instead."""
+    ``@jit(...)``). Calls inside another transformation are traced into it instead.
+
+    Tensors and numeric NumPy arrays are inputs (keyed by shape and dtype); other arguments
+    are constants keyed by value or held by the cache (see ``mindgrad.graph.function``).
+    At most ``get_context("jit_cache_size")`` signatures stay compiled, least recently
+    used dropped first; a RuntimeWarning naming the argument says, once, when the
+    function keeps compiling for new ones."""
     if function is None:
         return lambda f: _Jit(f)
     return _Jit(function)

@@ -10,7 +10,7 @@ import pytest
 import mindgrad as ms
 from mindgrad import nn, ops
 from mindgrad import Parameter, ParameterTuple, Tensor
-from mindgrad.core.primitive import Primitive, state
+from mindgrad.core.primitive import Primitive, active, graphs, state
 
 
 def f32(v) -> Tensor:
@@ -56,9 +56,10 @@ def world():
     np.testing.assert_array_equal(y.asnumpy(), [3.0, 4.0])
     for p, v in ((net.w, [2.0]), (net.b, [3.0])):
         np.testing.assert_array_equal(p.asnumpy(), v)
-        assert p._sub is None and p._trace is None
+        assert p._subs == 0 and p._trace is None
         assert p.dtype == ms.float32
-    assert state.stack == [] and state.dynamic is None and state.substituted == 0
+    assert state.stack == [] and state.dynamic is None and state.subs == {}
+    assert active == [] and graphs == []
     # and the machinery still works
     np.testing.assert_array_equal(ops.grad(net, (0, 1))(x, y)[1].asnumpy(), [2.0, 4.0])
     np.testing.assert_array_equal(net(x, y).asnumpy(), [9.0, 19.0])

@@ -11,7 +11,8 @@ import numpy as np
 from ..common.hooks import leaf_hooks
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import pop_trace, push_trace, state
+from ..core.primitive import (graph_tracing, graphs, pop_trace, push_trace, substitute,
+                              substitution, unsubstitute)
 from ..core.tree import flatten, tree_map
 from ..prims import shape as S
 from .forward import ForwardTrace
@@ -21,12 +22,17 @@ from .reverse import ReverseTrace
 def _param_primal(p: Parameter) -> Any:
     """The value a Parameter has below a new trace: an outer tracer standing for it, the
     graph's Parameter input, or its current array."""
-    if p._sub is not None:
-        return p._sub
-    from ..graph.trace import current_graph_trace
+    if p._subs:
+        sub = substitution(p)
+        if sub is not None:
+            return sub
+    if graphs:  # a GRAPH-mode trace runs (on some thread)
+        from ..graph.trace import current_graph_trace
 
-    g = current_graph_trace()
-    return g.lift(p) if g is not None else Tensor._wrap(p._data)
+        g = current_graph_trace()
+        if g is not None:
+            return g.lift(p)
+    return Tensor._wrap(p._data)
 
 
 def _resolve(a: Any) -> Any:
@@ -75,7 +81,7 @@ def _ones_like(x: Any) -> Any:
     """The default sensitivity. A concrete NumPy value outside graph tracing gets its ones
     made directly (dispatching ``ones_like`` was a third of the fixed cost of a small eager
     gradient; ``empty`` + ``fill`` is half the cost of ``np.ones``)."""
-    if type(x) is Tensor and state.dynamic is None:
+    if type(x) is Tensor and graph_tracing() is None:
         d = x._data
         if isinstance(d, (np.ndarray, np.generic)):  # a reduction's result is a np.generic
             ones = np.empty(d.shape, d.dtype)
@@ -111,31 +117,29 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
                     trace.hooks = {}
                 trace.hooks[t.idx] = leaf_hooks[id(args[i])]
         weight_ids = []
+        fresh: dict = {}
         for p in weights:
             if not p.requires_grad:
                 # a frozen Parameter listed in ``weights`` gets zeros (MindSpore's PYNATIVE
                 # behaviour, chosen for both modes) and costs no recording
                 weight_ids.append(None)
                 continue
-            if p._trace is trace:  # listed twice: both entries share one tracer
-                weight_ids.append(p._sub.idx)
-                continue
-            t = trace.new_tracer(_param_primal(p))
-            if leaf_hooks and id(p) in leaf_hooks:
-                if trace.hooks is None:
-                    trace.hooks = {}
-                trace.hooks[t.idx] = leaf_hooks[id(p)]
-            saved.append((p, p._sub, p._trace))
-            p._sub, p._trace = t, trace
-            state.substituted += 1
-            weight_ids.append(t.idx)
+            hit = fresh.get(id(p))  # a weight listed twice: both entries share one tracer
+            if hit is None:
+                hit = fresh[id(p)] = (p, trace.new_tracer(_param_primal(p)))
+                if leaf_hooks and id(p) in leaf_hooks:
+                    if trace.hooks is None:
+                        trace.hooks = {}
+                    trace.hooks[hit[1].idx] = leaf_hooks[id(p)]
+            weight_ids.append(hit[1].idx)
+        if fresh:
+            saved = substitute(fresh.values())
         out = fn(*new_args)
         if saved:
             out = _params_as_tracers(out, trace)
     finally:
-        for p, sub, tr in reversed(saved):
-            p._sub, p._trace = sub, tr
-            state.substituted -= 1
+        if saved:
+            unsubstitute(saved)
         pop_trace(trace)
     if isinstance(out, Tensor):  # the common case, without walking a structure
         out_leaves = [out]
@@ -152,12 +156,17 @@ def _params_as_tracers(out: Any, trace: Any) -> Any:
     """A differentiated Parameter returned as (part of) the output stands for its tracer,
     so that output's cotangent reaches the Parameter's gradient (``return x * self.w,
     self.w``). Its substitution ends when ``reverse`` returns, so this happens first."""
-    if isinstance(out, Parameter):
-        return out._sub if out._trace is trace else out
-    if isinstance(out, Tensor):
+
+    def swap(o: Any) -> Any:
+        if isinstance(o, Parameter):
+            sub = substitution(o)
+            if sub is not None and getattr(sub, "_trace", None) is trace:
+                return sub
+        return o
+
+    if isinstance(out, Tensor) and not isinstance(out, Parameter):
         return out
-    return tree_map(lambda o: o._sub if isinstance(o, Parameter) and o._trace is trace else o,
-                    out)
+    return swap(out) if isinstance(out, Parameter) else tree_map(swap, out)
 
 
 def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, Any]:

@@ -17,7 +17,7 @@ from typing import Any, Callable, Sequence
 from ..common.hooks import HookHandle, run_tensor_hooks
 from ..common.tensor import Tensor
 from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
-                              snapshot, state)
+                              graphs, snapshot, state)
 from ..prims.arith import add
 from ..prims.shape import zeros_like
 
@@ -71,7 +71,7 @@ class ReverseTrace(Trace):
             else:
                 primals.append(a)
                 ids.append(None)
-        if self.level == 0 and state.dynamic is None:
+        if self.level == 0 and (not graphs or state.dynamic is None):
             # nothing beneath this trace: run the operation now (what ``bind`` would find
             # after scanning the arguments again)
             out = eager(prim, primals, params)

@@ -5,7 +5,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..core.primitive import Tracer, before_change, state
+from ..core.primitive import Tracer, before_change, graph_tracing, tracing
 from . import dtype as mstype
 from .device import device_of, to_device
 from .tensor import Tensor
@@ -31,12 +31,12 @@ class Parameter(Tensor):
     """A trainable tensor owned by a Cell. Unlike a Tensor, its value can be replaced in place
     (``set_data``, ``assign_value``), which is how optimizers update it.
 
-    While a transformation differentiates with respect to a Parameter, ``_sub`` holds the
-    tracer that stands for it and ``_trace`` that tracer's trace; the dispatch point swaps
-    it in."""
+    While transformations differentiate with respect to a Parameter, ``_subs`` counts the
+    threads doing so and ``_trace`` is the dispatch point's marker that makes each of those
+    threads swap in its own tracer for it (``core.primitive.substitute``)."""
 
     __slots__ = ("_name", "_requires_grad", "_layerwise_parallel", "_parallel_optimizer",
-                 "_trace", "_sub", "_named")
+                 "_trace", "_subs", "_named")
 
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True,
@@ -80,7 +80,7 @@ class Parameter(Tensor):
                             f"numpy.ndarray or list, but got {type(default_input).__name__}.")
         self._data = data
         self._trace = None
-        self._sub = None
+        self._subs = 0
 
     @property
     def name(self) -> str:
@@ -147,9 +147,9 @@ class Parameter(Tensor):
         compiled function returns the new value and the caller stores it on every call)."""
         while isinstance(data, Tracer) and hasattr(data, "primal"):
             data = data._assigned(self.name)  # a derivative trace's: the value beneath it
-        if state.stack:
+        if tracing():
             before_change(self)  # uses already recorded keep the present value
-        if state.dynamic is not None:
+        if graph_tracing() is not None:
             graph = _graph_trace()
             if graph is not None:
                 return self._record_assign(graph, data)

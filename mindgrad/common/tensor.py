@@ -84,6 +84,34 @@ _TRACED_BY = {"ReverseTracer": "grad/vjp (reverse mode)", "ForwardTracer": "jvp 
               "GraphTracer": "GRAPH-mode tracing"}
 
 
+def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
+    """``Tensor(source)`` while a GRAPH-mode function is traced: ``new`` stands for
+    ``source``'s graph value (cast to ``dtype``), so the compiled function computes it from
+    its inputs on every call instead of keeping the value of the first. Outside GRAPH
+    tracing, and for a tensor whose present array is all the graph needs, it does nothing
+    and returns False; otherwise the new tensor is set up and it returns True. Like the
+    eager copy, the new tensor carries no gradient."""
+    from ..core.primitive import graphs
+
+    if not graphs:  # no GRAPH-mode trace on any thread: the common, eager case
+        return False
+    from ..graph.trace import current_graph_trace
+
+    graph = current_graph_trace()
+    if graph is None or (source._trace is None and not graph.follows(source)):
+        return False
+    from ..prims import shape as S
+
+    value = S.stop_gradient(source)  # the graph's value, beneath any derivative trace
+    if getattr(value, "_trace", None) is not graph:
+        return False  # a batched (vmap) value: copied as before
+    if dtype is not None:
+        value = S.cast(value, dtype=mstype.to_numpy(dtype, "Tensor"))
+    graph.rebind(new, value)
+    new._data = value.val
+    return True
+
+
 class Tensor:
     """A MindSpore Tensor. ``Tensor(data, dtype=None)`` accepts numbers, bools, (nested) lists
     and tuples, NumPy arrays and other Tensors."""
@@ -105,6 +133,8 @@ class Tensor:
             if init is not None and hasattr(init, "_fill"):
                 arr = xp.asarray(init._fill(arr.shape, np_dtype))
         elif isinstance(input_data, Tensor):
+            if _follow_graph(self, input_data, dtype):
+                return
             arr = input_data._data
         else:
             arr = _default_array(input_data, xp)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Iterator
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
-from ..core.primitive import custom_vjp_call, state
+from ..core.primitive import custom_vjp_call, tracing
 from ..graph.function import GraphFunction
 from ..common.hooks import HookHandle, check_hook
 from ..core.tree import flatten, unflatten
@@ -32,6 +32,7 @@ class Cell:
         object.__setattr__(self, "training", False)
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         object.__setattr__(self, "_graph", None)
+        object.__setattr__(self, "_mp_dtype", None)  # set by to_float (mixed precision)
         object.__setattr__(self, "_hooks", None)  # _CellHooks once a hook is registered
 
     # --- registration ---------------------------------------------------------------------
@@ -117,6 +118,20 @@ class Cell:
         return self
 
     def to_float(self, dst_type: Any) -> "Cell":
+        """Run this cell and its sub-cells in ``dst_type`` (float16, bfloat16 or float32):
+        float Tensor inputs are cast to it, and so are the trainable float Parameters while
+        ``construct`` runs (the Parameters themselves keep their dtype: they are the master
+        weights, and their gradients come back in it through the cast)."""
+        from ..common import dtype as mstype
+
+        allowed = [d for d in (mstype.float16, mstype.float32, getattr(mstype, "bfloat16", None))
+                   if d is not None]
+        if not isinstance(dst_type, mstype.DType) or dst_type not in allowed:
+            raise ValueError(f"For '{type(self).__name__}.to_float', 'dst_type' must be "
+                             f"float16, bfloat16 or float32, but got {dst_type}.")
+        for _, c in self.cells_and_names():
+            object.__setattr__(c, "_mp_dtype", dst_type)
+            object.__setattr__(c, "_graph", None)  # recompile with the casts
         return self
 
     # --- calling --------------------------------------------------------------------------
@@ -127,15 +142,17 @@ class Cell:
         hooks = self._hooks
         if hooks is not None and hooks.any():
             return hooks.call(self, args, kwargs)
-        if kwargs or state.stack or state.dynamic is not None or not context.is_graph_mode():
+        if kwargs or not context.is_graph_mode() or tracing():
             return self._run(*args, **kwargs)
         graph = self._graph
         if graph is None:
-            graph = GraphFunction(self._run, type(self).__name__)
+            graph = GraphFunction(self._run, type(self).__name__, self.construct)
             object.__setattr__(self, "_graph", graph)
         return graph(*args, extra_key=self.training)
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
+        if self._mp_dtype is not None:
+            return self._run_mixed(args, kwargs)
         if type(self)._has_bprop:
             if kwargs:
                 raise TypeError(f"For '{type(self).__name__}', a Cell with a custom bprop "
@@ -143,6 +160,36 @@ class Cell:
             return custom_vjp_call(self.construct, self._custom_bprop, args,
                                    f"{type(self).__name__}.bprop")
         return self.construct(*args, **kwargs)
+
+    def _run_mixed(self, args: tuple, kwargs: dict) -> Any:
+        """``_run`` under ``to_float``: the cast inputs, and the cell's own trainable float
+        Parameters replaced by their casts while construct runs."""
+        from ..common.dtype import to_numpy
+        from ..core.tree import tree_map
+        from ..prims import shape as S
+
+        target = to_numpy(self._mp_dtype, "to_float")
+
+        def cast(x: Any) -> Any:
+            if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype.np_dtype != target:
+                return S.cast(x, dtype=target)
+            return x
+
+        args, kwargs = tree_map(cast, (args, kwargs))
+        swapped = {n: p for n, p in self._params.items()
+                   if p is not None and p.requires_grad and p.dtype.is_floating
+                   and self.__dict__.get(n) is p}
+        try:
+            for n, p in swapped.items():
+                object.__setattr__(self, n, cast(p))
+            mp, self.__dict__["_mp_dtype"] = self._mp_dtype, None
+            try:
+                return self._run(*args, **kwargs)
+            finally:
+                self.__dict__["_mp_dtype"] = mp
+        finally:
+            for n, p in swapped.items():
+                object.__setattr__(self, n, p)
 
     # --- hooks ----------------------------------------------------------------------------
     def register_forward_pre_hook(self, hook_fn: Callable) -> HookHandle:

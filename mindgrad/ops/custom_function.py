@@ -10,7 +10,7 @@ import numpy as np
 
 from ..ad.reverse import ReverseTrace
 from ..common.tensor import Tensor
-from ..core.primitive import custom_vjp_call
+from ..core.primitive import custom_vjp_call, substitution
 from ..prims import shape as S
 
 
@@ -56,7 +56,7 @@ def _differentiated(a: Any) -> bool:
     Parameter standing for a reverse-mode tracer)."""
     if not isinstance(a, Tensor):
         return False
-    sub = getattr(a, "_sub", None)
+    sub = substitution(a) if getattr(a, "_subs", 0) else None
     return isinstance(getattr(sub if sub is not None else a, "_trace", None), ReverseTrace)
 
 

@@ -71,8 +71,9 @@ def _special(name: str) -> Callable:
         if xp is not np:
             import cupyx.scipy.special
 
-            return getattr(cupyx.scipy.special, name)(x)
-        special = _scipy_special()
+            special = cupyx.scipy.special
+        else:
+            special = _scipy_special()
         if special is not None:
             out = getattr(special, name)(x)
             # SciPy has no float16 loop: it computes in a wider float; give the input's back

@@ -136,7 +136,8 @@ def checked(fn: Callable, name: str, convert: Callable = dev) -> Callable:
         out = kwargs.get("out")
         a = [convert(v) for v in args]
         k = {key: convert(v) for key, v in kwargs.items()}
-        r = fn(*a, **k)
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
+            r = fn(*a, **k)
         if out is not None and r is dev(out):
             return out
         return wrap(r, args)
@@ -165,14 +166,16 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Callable:
                 return NotImplemented  # let the other operand's reflected method run
             raise unsupported(other)
         x, y = (other, self) if reflected else (self, other)
-        return wrap(ufunc(dev(x), dev(y)))
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
+            return wrap(ufunc(dev(x), dev(y)))
 
     return op
 
 
 def _inplace(ufunc: np.ufunc) -> Callable:
     def op(self: "ndarray", other: Any) -> "ndarray":
-        ufunc(self._a, dev(other), out=self._a)
+        with np.errstate(all="ignore"):
+            ufunc(self._a, dev(other), out=self._a)
         return self
 
     return op
@@ -409,8 +412,9 @@ def _method(name: str, convert: Callable = dev) -> Callable:
         if name == "reshape":
             shape_arg(args[0] if len(args) == 1 else args)
         out = kwargs.get("out")
-        r = getattr(self._a, name)(*[convert(a) for a in args],
-                                   **{k: convert(v) for k, v in kwargs.items()})
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
+            r = getattr(self._a, name)(*[convert(a) for a in args],
+                                       **{k: convert(v) for k, v in kwargs.items()})
         if out is not None:
             return out
         return wrap(r, (self,))
