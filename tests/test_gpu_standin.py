@@ -364,3 +364,29 @@ def test_solve_broadcasts_batches_on_the_gpu(standin_gpu) -> None:
     want = on("CPU", lambda: ops.grad(lambda m: ops.solve(m, ms.Tensor(b)).sum())(
         ms.Tensor(a[:1])))
     np.testing.assert_allclose(ga.asnumpy(), want.asnumpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("where", ["CPU", "GPU"])
+def test_data_goes_with_the_tensor_it_meets(standin_gpu, where) -> None:
+    """NumPy arrays, lists and numbers combined with a tensor are converted on that
+    tensor's device, whatever device_target says: a CPU tensor keeps working after
+    set_context(device_target="GPU"), and a GPU tensor after switching back."""
+    other = "CPU" if where == "GPU" else "GPU"
+    x, labels = on(where, lambda: (ms.Tensor(np.arange(6.0).reshape(2, 3)),
+                                   ms.Tensor(np.array([2, 0], np.int32))))
+    context.set_context(device_target=other)
+    try:
+        outs = [x + np.ones(3), np.ones(3) * x, x[np.array([1, 0])], x[[0], 1:],
+                ops.masked_fill(x, x > 2, 7.0), ops.max(x)[1], x == [0.0, 1.0, 2.0],
+                nn.SoftmaxCrossEntropyWithLogits(sparse=True)(x, labels),
+                ops.grad(lambda a: nn.NLLLoss()(ops.log_softmax(a, 1), labels))(x)]
+        y = ms.Tensor(x)
+        y[np.array([0])] = np.array([9.0, 8.0, 7.0])
+        outs.append(y)
+        assert [t.device for t in outs] == [where] * len(outs)
+        np.testing.assert_array_equal(outs[2].asnumpy(), [[3, 4, 5], [0, 1, 2]])
+        np.testing.assert_array_equal(y.asnumpy()[0], [9, 8, 7])
+        with pytest.raises(TypeError, match="must be on the same device"):
+            x + ms.Tensor(np.ones(3))  # a tensor made on the other device does not move
+    finally:
+        context.set_context(device_target="GPU")
