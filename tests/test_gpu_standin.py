@@ -390,3 +390,28 @@ def test_data_goes_with_the_tensor_it_meets(standin_gpu, where) -> None:
             x + ms.Tensor(np.ones(3))  # a tensor made on the other device does not move
     finally:
         context.set_context(device_target="GPU")
+
+
+def test_the_standin_behaves_as_cupy_where_cupy_differs_from_numpy(standin_gpu) -> None:
+    """The stand-in's own CuPy behaviours (measured on CuPy 14.2), which the tests above
+    rely on to find GPU-only bugs."""
+    cp = standin_gpu
+    a = cp.arange(5.0)
+    assert a[cp.asarray([0, 6, -7])].get().tolist() == [0.0, 1.0, 3.0]  # wraps around
+    assert cp.take(a, cp.asarray([7])).get().tolist() == [2.0]
+    b = cp.zeros(3)
+    b[cp.asarray([1, 1])] = cp.asarray([5.0, 6.0])  # repeated writes: the first stays
+    assert b.get().tolist() == [0.0, 5.0, 0.0]
+    with pytest.raises(ValueError, match=r"b must have \(\.\.\., M, K\)"):
+        cp.linalg.solve(cp.stack([cp.eye(2)] * 3), cp.ones((2, 1)))
+    assert np.isnan(cp.linalg.inv(cp.zeros((2, 2))).get()).all()
+    s = a.sum()
+    assert type(s) is cp.ndarray and s.ndim == 0 and float(s) == 10.0
+    with pytest.raises(TypeError, match="only 0-dimensional arrays"):
+        float(cp.ones(1))
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        cp.zeros(cp.asarray(3))
+    with pytest.raises(ValueError, match="non-scalar numpy.ndarray"):
+        b[0:2] = np.ones(2)
+    assert not hasattr(a.flags, "writeable") and not hasattr(cp, "errstate")
+    assert type(np.exp(a)) is cp.ndarray  # NumPy functions dispatch to the device ones
