@@ -416,5 +416,33 @@ def test_the_standin_behaves_as_cupy_where_cupy_differs_from_numpy(standin_gpu) 
         cp.zeros(cp.asarray(3))
     with pytest.raises(ValueError, match="non-scalar numpy.ndarray"):
         b[0:2] = np.ones(2)
+    assert cp.take_along_axis(a, cp.asarray([6]), 0).get().tolist() == [1.0]
+    z = cp.zeros(3)
+    import cupyx
+
+    cupyx.scatter_add(z, cp.asarray([4, 0]), 1.0)
+    assert z.get().tolist() == [1.0, 1.0, 0.0]
     assert not hasattr(a.flags, "writeable") and not hasattr(cp, "errstate")
     assert type(np.exp(a)) is cp.ndarray  # NumPy functions dispatch to the device ones
+
+
+def test_forward_mode_vmap_and_taylor_on_the_gpu(standin_gpu) -> None:
+    """jvp, jacfwd, vmap and jet (Taylor mode) run on device arrays and agree with the
+    CPU."""
+    def f(x):
+        return ops.sin(x) * ops.exp(0.5 * x) + ops.softmax(x, -1)
+
+    def run() -> list:
+        x = ms.Tensor(A)
+        u = ms.Tensor(B)
+        out = [*ops.jvp(f, (x,), (u,)), ops.jacfwd(lambda v: f(v).sum(0))(x),
+               ops.vmap(lambda r: ops.matmul(f(r), r), in_axes=0)(x),
+               ops.vmap(ops.grad(lambda r: (f(r) ** 2).sum()))(x)]
+        primal, series = ops.jet(f, x, ops.stack((u, ops.zeros_like(u))))
+        out += [primal, series]
+        assert all(t.device == context.get_context("device_target") for t in out)
+        return host(out)
+
+    want = on("CPU", run)
+    for w, g in zip(want, run()):
+        np.testing.assert_allclose(g, w, rtol=1e-11, atol=1e-12)

@@ -9,7 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._core import TRANSFERS, checked, dev, dev_index, host_to_device, ndarray, shape_arg, wrap
+from ._core import (TRANSFERS, checked, dev, dev_index, host_to_device, ndarray, shape_arg, wrap,
+                    wrap_around)
 
 with open(os.path.join(os.path.dirname(__file__), "..", "cupy_names.json")) as _f:
     NAMES: dict[str, list[str]] = json.load(_f)
@@ -70,10 +71,11 @@ class ufunc:
     def at(self, a: ndarray, indices: Any, b: Any = None) -> None:
         if type(a) is not ndarray:
             raise TypeError(f"Unsupported type {type(a)}")
+        indices = wrap_around(dev_index(indices), a._a.shape)  # as CuPy's scatters
         if b is None:
-            self._u.at(a._a, dev_index(indices))
+            self._u.at(a._a, indices)
         else:
-            self._u.at(a._a, dev_index(indices), dev(b))
+            self._u.at(a._a, indices, dev(b))
 
     def __repr__(self) -> str:
         return f"<ufunc '{self.__name__}'>"
@@ -226,6 +228,19 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "w
 
 
 TOP_TAKE, TOP["take"] = TOP["take"], take
+
+
+def take_along_axis(a: Any, indices: Any, axis: Any) -> Any:
+    """CuPy's wraps out-of-range indices around too (measured)."""
+    arr, idx = dev(a), dev_index(indices)
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    if arr.shape[axis]:
+        idx = np.mod(idx, arr.shape[axis])
+    return wrap(np.take_along_axis(arr, idx, axis))
+
+
+TOP["take_along_axis"] = take_along_axis
 FFT = namespace(NAMES["fft"], np.fft)
 STRIDE_TRICKS = namespace(NAMES["stride_tricks"], np.lib.stride_tricks)
 
