@@ -1,35 +1,110 @@
 """The ``mindgrad`` command: ``mindgrad run SCRIPT [ARGS...]`` runs a MindSpore program
-unmodified, with ``import mindspore`` resolving to mindgrad."""
+unmodified, with ``import mindspore`` resolving to mindgrad, as ``python SCRIPT [ARGS...]``
+would run it."""
 from __future__ import annotations
 
 import argparse
+import builtins
+import importlib.machinery
 import os
-import runpy
 import sys
+import types
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _main_file(script: str) -> str:
+    """The file ``python SCRIPT`` would run: SCRIPT itself, or a folder's ``__main__.py``
+    (OSError with python's wording when the folder has none)."""
+    if os.path.isdir(script):
+        main = os.path.join(script, "__main__.py")
+        if not os.path.isfile(main):
+            raise OSError(f"can't find '__main__' module in {os.path.abspath(script)!r}")
+        return main
+    return script
+
+
+def _user_traceback(tb: types.TracebackType | None,
+                    filename: str) -> types.TracebackType | None:
+    """``tb`` from the first frame of the user's script on: the runner's frames are not the
+    user's concern. None when the error came before the script ran
+    (a SyntaxError, which shows its own file and line)."""
+    while tb is not None and tb.tb_frame.f_code.co_filename != filename:
+        tb = tb.tb_next
+    return tb
+
+
+def run_script(script: str, args: list[str]) -> int:
+    """Run ``script`` as ``python script args...`` does: as the ``__main__`` module (with
+    ``__file__`` its absolute path), ``sys.argv`` set to ``[script, *args]`` and the script's
+    folder first on ``sys.path``, in this process, which it then belongs to (sys.path,
+    sys.argv and ``__main__`` stay as the script left them).
+
+    Returns the exit status: 0; 1 after an uncaught exception (130 for a KeyboardInterrupt,
+    the shell's status for one), whose traceback is printed
+    (through ``sys.excepthook``) from the script's first frame on; 2 when the script can't
+    be opened (1 for a folder without ``__main__.py``), each with one line on stderr. A
+    ``SystemExit`` raised by the script propagates, so its code is the exit status, as with
+    python."""
+    try:
+        path = _main_file(script)
+        with open(path, "rb") as f:
+            source = f.read()
+    except OSError as err:
+        if err.strerror:
+            where = f"can't open file {os.path.abspath(script)!r}: [Errno {err.errno}] " \
+                    f"{err.strerror}"
+        else:
+            where = str(err)
+        print(f"mindgrad run: {where}", file=sys.stderr)
+        return 2 if err.strerror else 1
+    from .compat import install
+
+    install()
+    filename = os.path.abspath(path)
+    # python puts the script's real folder first, where it put the launcher's folder or the
+    # current one for us (nothing at all under -P / PYTHONSAFEPATH, and then neither do we)
+    if not sys.flags.safe_path:
+        folder = (os.path.abspath(script) if path != script
+                  else os.path.dirname(os.path.realpath(path)))
+        sys.path[0:1] = [folder]
+    sys.argv = [script, *args]
+    module = types.ModuleType("__main__")
+    module.__file__ = filename
+    module.__loader__ = importlib.machinery.SourceFileLoader("__main__", filename)
+    module.__builtins__ = builtins
+    sys.modules["__main__"] = module  # for pickle, multiprocessing, atexit code: as python
+    try:
+        exec(compile(source, filename, "exec"), module.__dict__)
+    except SystemExit:
+        raise  # python shows and uses its code exactly as for `python script`
+    except BaseException as exc:  # noqa: BLE001  (KeyboardInterrupt too: python prints it)
+        tb = _user_traceback(exc.__traceback__, filename)
+        # the default hook prints the exception's own __traceback__, not its argument
+        sys.excepthook(type(exc), exc.with_traceback(tb), tb)
+        return 130 if isinstance(exc, KeyboardInterrupt) else 1
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The command line: ``mindgrad run SCRIPT [ARGS...]``, ``mindgrad --version``."""
     parser = argparse.ArgumentParser(prog="mindgrad", description=__doc__)
+    parser.add_argument("--version", action="version", version=f"mindgrad {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     run = sub.add_parser("run", help="run a MindSpore script on mindgrad")
-    run.add_argument("script", help="path of the Python script")
+    run.add_argument("script", help="path of the Python script (or of a folder with a "
+                                     "__main__.py)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     sub.add_parser("version", help="print the version")
     ns = parser.parse_args(argv)
     if ns.command == "version":
-        from . import __version__
-
-        print(__version__)
+        print(_version())
         return 0
-    from .compat import install
-
-    install()
-    if not os.path.exists(ns.script):
-        print(f"mindgrad run: no such script: {ns.script}", file=sys.stderr)
-        return 2
-    sys.argv = [ns.script] + ns.args
-    runpy.run_path(ns.script, run_name="__main__")
-    return 0
+    return run_script(ns.script, ns.args)
 
 
 if __name__ == "__main__":

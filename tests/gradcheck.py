@@ -108,3 +108,17 @@ def check_graph_matches(f: Callable, args: Sequence, order: int = 2) -> None:
         for a, b, c in zip(_leaves(eager), _leaves(compiled), _leaves(compiled_again)):
             np.testing.assert_allclose(_np(b), _np(a), rtol=1e-12, atol=1e-12)
             np.testing.assert_allclose(_np(c), _np(a), rtol=1e-12, atol=1e-12)
+
+
+def run_in_mode(f: Callable, *args: Any) -> Any:
+    """``f(*args)``; in GRAPH mode compiled with ``jit`` and called twice (the trace, then
+    the cached compiled function), both results checked equal."""
+    if ms.get_context("mode") == ms.PYNATIVE_MODE:
+        return f(*args)
+    compiled = ms.jit(f)
+    first = compiled(*args)
+    second = compiled(*args)
+    for a, b in zip(_leaves(first), _leaves(second)):
+        np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
+    assert compiled.graphs, "not compiled"
+    return second

@@ -35,8 +35,9 @@ def test_round_trip_of_a_cell(tmp_path):
     net = Net()
     path = str(tmp_path / "net.ckpt")
     ms.save_checkpoint(net, path)
-    with open(path, "rb") as f:
-        assert f.read(8) == ser.MAGIC
+    with open(path, "rb") as f:  # MindSpore's layout: a 'value' record, its tag 'fc.weight'
+        head = f.read(16)
+    assert head[0] == 0x0A and head[2:13] == b"\n\tfc.weight"
     loaded = ms.load_checkpoint(path)
     assert list(loaded) == list(values(net))
     for name, arr in values(net).items():
@@ -53,7 +54,8 @@ def test_round_trip_of_a_cell(tmp_path):
 def test_dict_list_dtypes_extras_and_filters(tmp_path):
     data = {"f16": np.arange(3, dtype=np.float16), "i64": np.array([[1, -2]], np.int64),
             "b": np.array([True, False]), "u8": np.arange(4, dtype=np.uint8).reshape(2, 2),
-            "scalar": Tensor(2.5), "empty": np.zeros((0, 3), np.float32)}
+            "scalar": Tensor(2.5), "empty": np.zeros((0, 3), np.float32),
+            "empty1": np.zeros(0, np.int8)}
     path = str(tmp_path / "mixed")  # '.ckpt' is added
     ms.save_checkpoint(data, path, append_dict={"epoch": 7, "lr": 0.5, "tag": "run-1"})
     loaded = ms.load_checkpoint(path + ".ckpt")
@@ -122,44 +124,76 @@ def test_mismatches_are_rejected_without_touching_parameters(tmp_path):
         ms.load_param_into_net(Net(), [1])
 
 
-def _corrupt_variants(blob: bytes) -> dict:
+LEGACY = os.path.join(os.path.dirname(__file__), "fixtures", "mindgrad_legacy_v1.ckpt")
+
+
+def test_files_of_the_first_mindgrad_format_still_load():
+    loaded = ms.load_checkpoint(LEGACY)
+    assert list(loaded) == ["fc.weight", "fc.bias", "f16", "i64", "b", "c64", "step", "tag"]
+    np.testing.assert_array_equal(loaded["fc.weight"].asnumpy(),
+                                  np.arange(6, dtype=np.float32).reshape(2, 3) / 4)
+    assert loaded["f16"].dtype == ms.float16 and loaded["f16"].asnumpy()[2] == 65504
+    assert loaded["c64"].asnumpy().tolist() == [1 + 2j] and loaded["c64"].dtype == ms.complex64
+    assert loaded["step"].shape == () and int(loaded["step"].asnumpy()) == 7
+    assert loaded["tag"] == "run-1"
+    assert list(ms.load_checkpoint(LEGACY, choice_func=lambda n: n.startswith("fc."))) == [
+        "fc.weight", "fc.bias"]
+
+
+def _legacy_variants(blob: bytes) -> dict:
     (n,) = struct.unpack("<Q", blob[8:16])
     header = json.loads(blob[16:16 + n])
+    payload = blob[16 + n:]
+
+    def with_header(**changes):
+        h = dict(header, entries=[dict(e) for e in header["entries"]])
+        for key, value in changes.items():
+            h["entries"][0][key] = value
+        hb = json.dumps(h).encode()
+        return blob[:8] + struct.pack("<Q", len(hb)) + hb + payload
+
+    def raw_header(hb: bytes):
+        return blob[:8] + struct.pack("<Q", len(hb)) + hb + payload
+
     flipped = bytearray(blob)
     flipped[-3] ^= 0x40
-    bad_shape = dict(header)
-    bad_shape["entries"] = [dict(e) for e in header["entries"]]
-    bad_shape["entries"][0]["shape"] = [999]
-    hb = json.dumps(bad_shape).encode()
-    evil = dict(header)
-    evil["entries"] = [dict(e) for e in header["entries"]]
-    evil["entries"][0]["dtype"] = "object"
-    he = json.dumps(evil).encode()
     return {
-        "empty": b"",
-        "not ours": b"PK\x03\x04" + b"\0" * 40,
+        "empty": b"MGCKPT01",
         "truncated header": blob[:16 + n // 2],
         "truncated data": blob[:-5],
         "extra data": blob + b"\0",
         "flipped data byte": bytes(flipped),
         "huge header length": blob[:8] + struct.pack("<Q", 1 << 62) + blob[16:],
         "garbage header": blob[:16] + b"{" * n + blob[16 + n:],
-        "shape lies": blob[:8] + struct.pack("<Q", len(hb)) + hb + blob[16 + n:],
-        "object dtype": blob[:8] + struct.pack("<Q", len(he)) + he + blob[16 + n:],
-        "pickle": pickle.dumps({"fc.weight": np.ones(3)}),
+        "shape lies": with_header(shape=[999]),
+        "object dtype": with_header(dtype="object"),
+        "65 dims": with_header(shape=[1] * 65),
+        "absurd shape": with_header(shape=[2 ** 62, 2 ** 62], nbytes=2 ** 126),
+        "bool size": with_header(nbytes=True),
+        "deeply nested JSON": raw_header(b"[" * 100_000 + b"]" * 100_000),
+        "nested in an entry": raw_header(b'{"entries": [' + b"[" * 50_000 + b"]" * 50_000
+                                         + b"]}"),
+        "a 5000-digit number": raw_header(b'{"entries": [], "payload_bytes": ' + b"9" * 5000
+                                          + b"}"),
+        "not UTF-8": raw_header(b"\xff\xfe{}"),
     }
 
 
 def test_corrupt_and_missing_files_give_clear_errors(tmp_path):
-    path = _saved(tmp_path, Net())
-    with open(path, "rb") as f:
-        blob = f.read()
-    for what, data in _corrupt_variants(blob).items():
+    with open(LEGACY, "rb") as f:
+        legacy = f.read()
+    for what, data in _legacy_variants(legacy).items():
         bad = tmp_path / "bad.ckpt"
         bad.write_bytes(data)
         with pytest.raises(ser.CheckpointError, match="checkpoint") as info:
             ms.load_checkpoint(str(bad))
         assert isinstance(info.value, ValueError), what
+    for what, data in {"empty": b"", "zip": b"PK\x03\x04" + b"\0" * 40,
+                       "pickle": pickle.dumps({"fc.weight": np.ones(3)})}.items():
+        bad = tmp_path / "bad.ckpt"
+        bad.write_bytes(data)
+        with pytest.raises(ser.CheckpointError, match="checkpoint"):
+            ms.load_checkpoint(str(bad))
     with pytest.raises(ValueError, match="does not exist"):
         ms.load_checkpoint(str(tmp_path / "nothing.ckpt"))
 

@@ -446,3 +446,16 @@ def test_forward_mode_vmap_and_taylor_on_the_gpu(standin_gpu) -> None:
     want = on("CPU", run)
     for w, g in zip(want, run()):
         np.testing.assert_allclose(g, w, rtol=1e-11, atol=1e-12)
+
+
+def test_move_to_without_a_gpu() -> None:
+    """Without CuPy (or a GPU), moving to the GPU is a clear error; to the CPU a no-op."""
+    if D.gpu_module() is not None:
+        pytest.skip("a GPU is present")
+    x = ms.Tensor([1.0, 2.0])  # on the CPU: device_target "GPU" falls back to it here
+    assert x.device == "CPU" and x.move_to("CPU")._data is x._data
+    with pytest.raises(RuntimeError, match=r"For 'Tensor.move_to', device 'GPU' is not "
+                                           r"available here \(the GPU needs CuPy"):
+        x.move_to("GPU")
+    with pytest.raises(RuntimeError, match="there is no Ascend backend"):
+        x.move_to("Ascend")

@@ -249,7 +249,7 @@ def test_conv2d_gradients_and_defaults():
     assert conv.bias is None and conv.weight.shape == (3, 2, 3, 3)
     check_grads(lambda v: conv(v), [t(randn(1, 2, 5, 5))], order=1)
     x = t(randn(1, 2, 5, 5))
-    (gw,) = ops.grad(lambda v: conv(v).sum(), None, conv.weight)(x)
+    gw = ops.grad(lambda v: conv(v).sum(), None, conv.weight)(x)
     assert gw.shape == conv.weight.shape
     # d/dW of sum(conv) is the sum of the input patches: compare with finite differences
     w0 = conv.weight.asnumpy()
@@ -407,7 +407,7 @@ def test_embedding_lookup_gradient_and_one_hot():
     assert np.all(table[0] == 0)
     ids = np.array([[1, 2, 1], [5, 0, 4]], np.int32)
     np.testing.assert_allclose(emb(ms.Tensor(ids)).asnumpy(), table[ids])
-    (g,) = ops.grad(lambda: emb(ms.Tensor(ids)).sum(), None, emb.embedding_table)()
+    g = ops.grad(lambda: emb(ms.Tensor(ids)).sum(), None, emb.embedding_table)()
     counts = np.zeros(6)
     np.add.at(counts, ids.ravel(), 1)
     np.testing.assert_allclose(g.asnumpy(), np.repeat(counts[:, None], 3, 1))

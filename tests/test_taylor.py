@@ -132,3 +132,34 @@ def test_taylor_errors():
         ops.jet(ops.sin, T([1.0, 2.0]), T([[1.0, 1.0, 1.0]]))
     with pytest.raises(TypeError, match="callable"):
         ops.jet(3, T([1.0]), T([1.0]))
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE])
+def test_jet_and_derivative_of_several_outputs_inside_a_cell(mode) -> None:
+    """Values recorded from MindSpore 2.10 (GRAPH mode): lists of outputs and of series."""
+    class Jet(nn.Cell):
+        def construct(self, x, s):
+            return ops.jet(lambda a: (ops.sin(a), ops.cos(a)), x, s)
+
+    class Deriv(nn.Cell):
+        def construct(self, x):
+            return ops.derivative(lambda a: (ops.sin(a), a * a), x, 2)
+
+    ms.set_context(mode=mode)
+    try:
+        x = ms.Tensor(np.array([0.5, 1.0]))
+        outs, series = Jet()(x, ms.Tensor(np.ones((2, 2))))
+        assert isinstance(outs, list) and isinstance(series, list)
+        np.testing.assert_allclose(outs[1].asnumpy(), np.cos([0.5, 1.0]), rtol=1e-12)
+        np.testing.assert_allclose(series[0].asnumpy(),
+                                   [[0.87758255, 0.54030228], [0.398157, -0.30116868]],
+                                   rtol=1e-6)
+        np.testing.assert_allclose(series[1].asnumpy(),
+                                   [[-0.47942555, -0.84147098], [-1.3570081, -1.38177329]],
+                                   rtol=1e-6)
+        outs, d2 = Deriv()(x)
+        np.testing.assert_allclose(outs[1].asnumpy(), [0.25, 1.0])
+        np.testing.assert_allclose(d2[0].asnumpy(), -np.sin([0.5, 1.0]), rtol=1e-12)
+        np.testing.assert_allclose(d2[1].asnumpy(), [2.0, 2.0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -372,8 +372,10 @@ def test_transformations_never_return_the_parameter_itself():
     (lambda i, f: f / np.sqrt(4.0), "Float32", [0.5, 1.0]),  # a NumPy float64 scalar
     (lambda i, f: i * 2, "Int32", [2, 4]),
     (lambda i, f: i < 1.5, "Bool", [True, False]),
-    (lambda i, f: (i > 1) + 1, "Int32", [1, 2]),  # a bool tensor and an int: int32
-    (lambda i, f: 2 * (i > 1), "Int32", [0, 2]),
+    (lambda i, f: (i > 1) + 1, "Int64", [1, 2]),  # a bool tensor and an int: int64
+    (lambda i, f: 2 * (i > 1), "Int64", [0, 2]),
+    (lambda i, f: i / 2, "Float32", [0.5, 1.0]),  # integers divide in float32
+    (lambda i, f: i / i, "Float32", [1.0, 1.0]),
     (lambda i, f: (i > 1) * 0.5, "Float32", [0.0, 0.5]),
 ])
 def test_float_scalars_are_weakly_typed(expr, dtype, want) -> None:

@@ -260,3 +260,50 @@ def test_batchnorm_inside_vmap():
     bn.moving_mean.set_data(ms.Tensor(np.array([0.5, -1.0, 2.0], np.float32)))
     bn.set_train(False)
     np.testing.assert_allclose(ops.vmap(bn)(xs).asnumpy(), loop_over(bn, [xs], (0,)), rtol=1e-6)
+
+
+def test_vmap_over_a_cell_list_ensembles_models() -> None:
+    ms.set_seed(1)
+    cells = nn.CellList([nn.Dense(3, 2), nn.Dense(3, 2)])
+    x = ms.Tensor(np.arange(12, dtype=np.float32).reshape(4, 3))
+    out = ops.vmap(cells, in_axes=None)(x)
+    assert out.shape == (2, 4, 2)
+    for i, cell in enumerate(cells):
+        np.testing.assert_allclose(out.asnumpy()[i], cell(x).asnumpy(), rtol=1e-6)
+    xs = ms.Tensor(np.arange(24, dtype=np.float32).reshape(2, 4, 3))
+    out = ops.vmap(cells, in_axes=0, out_axes=1)(xs)
+    assert out.shape == (4, 2, 2)
+    np.testing.assert_allclose(out.asnumpy()[:, 1], cells[1](xs[1]).asnumpy(), rtol=1e-6)
+    # differentiable, like any composition of the cells
+    g = ops.grad(lambda v: ops.vmap(cells, in_axes=None)(v).sum())(x)
+    want = sum(c.weight.asnumpy().sum(axis=0) for c in cells)
+    np.testing.assert_allclose(g.asnumpy(), np.broadcast_to(want, (4, 3)), rtol=1e-6)
+    with pytest.raises(RuntimeError, match="CellList of 2 cells"):
+        ops.vmap(cells, in_axes=0)(ms.Tensor(np.ones((3, 4, 3), np.float32)))
+
+
+def test_vmap_axis_errors_are_runtime_errors_as_in_mindspore() -> None:
+    x = ms.Tensor(np.ones((4, 3), np.float32))
+    f = lambda a: a * 2  # noqa: E731
+    for kwargs in ({"in_axes": 5}, {"in_axes": (0, 1)}, {"in_axes": "x"}, {"in_axes": -5},
+                   {"out_axes": 5}, {"out_axes": "x"}, {"out_axes": (0, 1)}):
+        with pytest.raises(RuntimeError, match="For 'vmap'"):
+            ops.vmap(f, **kwargs)(x)
+    with pytest.raises(ValueError):  # also the Python type for a bad value
+        ops.vmap(f, in_axes=5)(x)
+    with pytest.raises(TypeError):
+        ops.vmap(f, out_axes="x")(x)
+
+
+def test_jvp_vjp_cells_refuse_a_v_of_the_wrong_structure() -> None:
+    class TwoOut(nn.Cell):
+        def construct(self, a):
+            return a * 2, a * 3
+
+    x = ms.Tensor(np.ones(2, np.float32))
+    with pytest.raises(TypeError, match="For 'Jvp', v must hold one tangent per input"):
+        nn.Jvp(TwoOut())(x, (x, x))
+    with pytest.raises(TypeError, match="For 'Vjp', v must match the network's output"):
+        nn.Vjp(TwoOut())(x, x)
+    out, g = nn.Vjp(TwoOut())(x, (x, x))
+    np.testing.assert_array_equal(g.asnumpy(), [5.0, 5.0])

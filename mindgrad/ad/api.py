@@ -8,9 +8,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ..common.hooks import leaf_hooks
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import pop_trace, push_trace, state
+from ..core.primitive import (graph_tracing, graphs, pop_trace, push_trace, substitute,
+                              substitution, unsubstitute)
 from ..core.tree import flatten, tree_map
 from ..prims import shape as S
 from .forward import ForwardTrace
@@ -20,12 +22,17 @@ from .reverse import ReverseTrace
 def _param_primal(p: Parameter) -> Any:
     """The value a Parameter has below a new trace: an outer tracer standing for it, the
     graph's Parameter input, or its current array."""
-    if p._sub is not None:
-        return p._sub
-    from ..graph.trace import current_graph_trace
+    if p._subs:
+        sub = substitution(p)
+        if sub is not None:
+            return sub
+    if graphs:  # a GRAPH-mode trace runs (on some thread)
+        from ..graph.trace import current_graph_trace
 
-    g = current_graph_trace()
-    return g.lift(p) if g is not None else Tensor._wrap(p._data)
+        g = current_graph_trace()
+        if g is not None:
+            return g.lift(p)
+    return Tensor._wrap(p._data)
 
 
 def _resolve(a: Any) -> Any:
@@ -62,6 +69,10 @@ class Pullback:
         if sens_leaves is None:
             sens_leaves = self.default_sens()
         cts = self.trace.backward(zip(self.out_tracers, sens_leaves)).get
+        if self.trace.hooks:  # hooks on the inputs themselves see their complete gradients
+            hooked = self.trace.hooked
+            return ([_finish(hooked(i, cts(i)), a) for i, a in zip(self.arg_ids, self.args)],
+                    [_finish(hooked(i, cts(i)), w) for i, w in zip(self.weight_ids, self.weights)])
         return ([_finish(cts(i), a) for i, a in zip(self.arg_ids, self.args)],
                 [_finish(cts(i), w) for i, w in zip(self.weight_ids, self.weights)])
 
@@ -70,7 +81,7 @@ def _ones_like(x: Any) -> Any:
     """The default sensitivity. A concrete NumPy value outside graph tracing gets its ones
     made directly (dispatching ``ones_like`` was a third of the fixed cost of a small eager
     gradient; ``empty`` + ``fill`` is half the cost of ``np.ones``)."""
-    if type(x) is Tensor and state.dynamic is None:
+    if type(x) is Tensor and graph_tracing() is None:
         d = x._data
         if isinstance(d, (np.ndarray, np.generic)):  # a reduction's result is a np.generic
             ones = np.empty(d.shape, d.dtype)
@@ -101,21 +112,34 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             t = trace.new_tracer(_resolve(args[i]))
             new_args[i] = t
             arg_ids.append(t.idx)
+            if leaf_hooks and id(args[i]) in leaf_hooks:  # hooks registered before the call
+                if trace.hooks is None:
+                    trace.hooks = {}
+                trace.hooks[t.idx] = leaf_hooks[id(args[i])]
         weight_ids = []
+        fresh: dict = {}
         for p in weights:
-            if p._trace is trace:  # listed twice: both entries share one tracer
-                weight_ids.append(p._sub.idx)
+            if not p.requires_grad:
+                # a frozen Parameter listed in ``weights`` gets zeros (MindSpore's PYNATIVE
+                # behaviour, chosen for both modes) and costs no recording
+                weight_ids.append(None)
                 continue
-            t = trace.new_tracer(_param_primal(p))
-            saved.append((p, p._sub, p._trace))
-            p._sub, p._trace = t, trace
-            state.substituted += 1
-            weight_ids.append(t.idx)
+            hit = fresh.get(id(p))  # a weight listed twice: both entries share one tracer
+            if hit is None:
+                hit = fresh[id(p)] = (p, trace.new_tracer(_param_primal(p)))
+                if leaf_hooks and id(p) in leaf_hooks:
+                    if trace.hooks is None:
+                        trace.hooks = {}
+                    trace.hooks[hit[1].idx] = leaf_hooks[id(p)]
+            weight_ids.append(hit[1].idx)
+        if fresh:
+            saved = substitute(fresh.values())
         out = fn(*new_args)
+        if saved:
+            out = _params_as_tracers(out, trace)
     finally:
-        for p, sub, tr in reversed(saved):
-            p._sub, p._trace = sub, tr
-            state.substituted -= 1
+        if saved:
+            unsubstitute(saved)
         pop_trace(trace)
     if isinstance(out, Tensor):  # the common case, without walking a structure
         out_leaves = [out]
@@ -126,6 +150,23 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
                               out)
     return Pullback(trace, primal_out, out_leaves, arg_ids, weight_ids,
                     [args[i] for i in positions], list(weights))
+
+
+def _params_as_tracers(out: Any, trace: Any) -> Any:
+    """A differentiated Parameter returned as (part of) the output stands for its tracer,
+    so that output's cotangent reaches the Parameter's gradient (``return x * self.w,
+    self.w``). Its substitution ends when ``reverse`` returns, so this happens first."""
+
+    def swap(o: Any) -> Any:
+        if isinstance(o, Parameter):
+            sub = substitution(o)
+            if sub is not None and getattr(sub, "_trace", None) is trace:
+                return sub
+        return o
+
+    if isinstance(out, Tensor) and not isinstance(out, Parameter):
+        return out
+    return swap(out) if isinstance(out, Parameter) else tree_map(swap, out)
 
 
 def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, Any]:
@@ -150,14 +191,15 @@ def _tangent_or_zero(trace: ForwardTrace, o: Any) -> Any:
 def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0) -> Any:
     """Map ``fn`` over axis ``in_axes[i]`` of each ``args[i]`` (None: not mapped) at once.
     ``out_axes`` is an int/None for every output leaf or a matching tuple."""
-    from .batching import BatchTrace, check_axis
+    from .batching import BatchTrace, VmapAxisError, check_axis
 
     for a, ax in zip(args, in_axes):
         if ax is not None:
             check_axis("in_axes", ax, a.shape, "an input of shape")
     sizes = [a.shape[ax] for a, ax in zip(args, in_axes) if ax is not None]
     if not sizes:
-        raise ValueError("For 'vmap', at least one input must be mapped (in_axes all None).")
+        raise VmapAxisError("For 'vmap', at least one input must be mapped (in_axes all "
+                            "None).")
     for s in sizes[1:]:
         if s != sizes[0]:
             raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should "
@@ -170,20 +212,26 @@ def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0
     finally:
         pop_trace(trace)
     leaves, tree = flatten(out)
-    axes = _per_leaf(out_axes, out, len(leaves))
+    axes = axes_per_leaf(out_axes, out, len(leaves))
     from ..core.tree import unflatten
 
     return unflatten(tree, [trace.value_at(x, ax) for x, ax in zip(leaves, axes)])
 
 
-def _per_leaf(spec: Any, out: Any, n: int) -> list:
-    if spec is None or isinstance(spec, int):
+def axes_per_leaf(spec: Any, out: Any, n: int) -> list:
+    """``out_axes`` spread over the ``n`` Tensor leaves of ``out`` (checked)."""
+    from .batching import VmapAxisError, VmapAxisTypeError
+
+    if spec is None or (isinstance(spec, int) and not isinstance(spec, bool)):
         return [spec] * n
+    if not isinstance(spec, (tuple, list)):
+        raise VmapAxisTypeError(f"For 'vmap', an out_axes entry must be an int, None, or a "
+                                f"tuple or list of them, but got {spec!r}.")
     flat: list = []
     outs = out if isinstance(out, (tuple, list)) else (out,)
     if len(spec) != len(outs):
-        raise ValueError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
-                         f"returns {len(outs)} outputs.")
+        raise VmapAxisError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
+                            f"returns {len(outs)} outputs.")
     for s, o in zip(spec, outs):
-        flat.extend(_per_leaf(s, o, len(flatten(o)[0])))
+        flat.extend(axes_per_leaf(s, o, len(flatten(o)[0])))
     return flat

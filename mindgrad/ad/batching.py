@@ -10,15 +10,24 @@ from typing import Any, Sequence
 from ..core.primitive import Primitive, Trace, Tracer, bind
 
 
+class VmapAxisError(RuntimeError, ValueError):
+    """A bad ``in_axes`` / ``out_axes`` value: a RuntimeError, as MindSpore raises, that is
+    also the ValueError Python code expects."""
+
+
+class VmapAxisTypeError(RuntimeError, TypeError):
+    """An ``in_axes`` / ``out_axes`` entry of the wrong type (MindSpore: RuntimeError)."""
+
+
 def check_axis(name: str, axis: int, shape: tuple, what: str) -> None:
     """A vmap axis must name a dimension of the value it maps (rank >= 1)."""
     n = len(shape)
     if not n:
-        raise ValueError(f"For 'vmap', {name} {axis} cannot map {what} {list(shape)} (rank 0): "
+        raise VmapAxisError(f"For 'vmap', {name} {axis} cannot map {what} {list(shape)} (rank 0): "
                          f"a mapped value needs at least one dimension; give {name} None for "
                          f"a value that is not mapped.")
     if not -n <= axis < n:
-        raise ValueError(f"For 'vmap', {name} {axis} is out of range for {what} "
+        raise VmapAxisError(f"For 'vmap', {name} {axis} is out of range for {what} "
                          f"{list(shape)} (rank {n}): it must be in [{-n}, {n}).")
 
 
@@ -28,7 +37,13 @@ class BatchTracer(Tracer):
     @property
     def _data(self):  # type: ignore[override]
         # One example's worth (a view), so shape and dtype are what the function sees.
-        return self.primal._data[(slice(None),) * self.bdim + (0,)]
+        data = self.primal._data
+        if data.shape[self.bdim] == 0:
+            # an empty batch has no example: zeros of one example's shape stand in, so the
+            # function still sees the shape and dtype (its results are empty batches); a sum
+            # over the empty axis is those zeros in NumPy and CuPy alike
+            return data.sum(axis=self.bdim, dtype=data.dtype)
+        return data[(slice(None),) * self.bdim + (0,)]
 
     def __lower__(self):
         raise TypeError("A batched value inside vmap has no single value: Python control "
@@ -96,6 +111,8 @@ def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
     ``hint`` says why results of different shapes would arise, for the error."""
     from ..prims import batch_rules as B
 
+    if size == 0:
+        return _loop_empty(prim, vals, dims, params)
     outs = []
     for i in range(size):
         args = [v if d is None else B.take(v, i, d) for v, d in zip(vals, dims)]
@@ -111,3 +128,22 @@ def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
     if prim.multiple_results:
         return tuple(B.stack0(list(col)) for col in zip(*outs)), 0
     return B.stack0(outs), 0
+
+
+def _loop_empty(prim: Primitive, vals: list, dims: list, params: dict) -> tuple:
+    """The fallback over an empty batch: one example of zeros gives the result's shape and
+    dtype; the batch of none of them is that result broadcast to a leading size of 0."""
+    from ..prims import batch_rules as B
+
+    args = []
+    for v, d in zip(vals, dims):
+        if d is None:
+            args.append(v)
+            continue
+        shape = B.S.shape_of(v)
+        args.append(B.S.full(shape=shape[:d] + shape[d + 1:], value=0,
+                             dtype=B.S.dtype_of(v)))
+    out = bind(prim, args, params)
+    if prim.multiple_results:
+        return tuple(B.broadcast_batch(o, 0) for o in out), 0
+    return B.broadcast_batch(out, 0), 0

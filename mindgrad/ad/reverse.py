@@ -11,11 +11,13 @@ records the backward pass as graph code).
 """
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable, Sequence
 
+from ..common.hooks import HookHandle, run_tensor_hooks
 from ..common.tensor import Tensor
 from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
-                              snapshot, state)
+                              graphs, snapshot, state)
 from ..prims.arith import add
 from ..prims.shape import zeros_like
 
@@ -32,11 +34,25 @@ class ReverseTracer(Tracer):
 
 
 class ReverseTrace(Trace):
-    __slots__ = ("tape", "count")
+    __slots__ = ("tape", "count", "paused", "hooks")
 
     def __init__(self) -> None:
         self.tape: list = []
         self.count = 0
+        self.paused = False  # inside ``no_grad``: compute, but record nothing
+        self.hooks: dict | None = None  # tape index -> ``register_hook`` functions
+
+    def register_hook(self, tracer: Any, fn: Callable) -> HookHandle:
+        if self.hooks is None:
+            self.hooks = {}
+        hooks = self.hooks.setdefault(tracer.idx, [])
+        hooks.append(fn)
+        return HookHandle(hooks, fn)
+
+    def hooked(self, idx: int, ct: Any) -> Any:
+        """The complete cotangent of tape index ``idx`` after its hooks (if any)."""
+        hooks = self.hooks.get(idx) if self.hooks else None
+        return run_tensor_hooks(hooks, ct) if hooks and ct is not None else ct
 
     def new_tracer(self, primal: Any) -> ReverseTracer:
         t = object.__new__(ReverseTracer)
@@ -55,13 +71,13 @@ class ReverseTrace(Trace):
             else:
                 primals.append(a)
                 ids.append(None)
-        if self.level == 0 and state.dynamic is None:
+        if self.level == 0 and (not graphs or state.dynamic is None):
             # nothing beneath this trace: run the operation now (what ``bind`` would find
             # after scanning the arguments again)
             out = eager(prim, primals, params)
         else:
             out = bind(prim, primals, params)
-        if prim.nondiff:
+        if prim.nondiff or self.paused:
             return out
         return self._record(prim, params, ids, primals, out)
 
@@ -82,6 +98,8 @@ class ReverseTrace(Trace):
     def process_custom_vjp(self, fun: Callable, bwd: Callable, args: Sequence, name: str) -> Any:
         primals, ids = self.unpack(args, "idx")
         out = fun(*primals)
+        if self.paused:
+            return out
         multiple = isinstance(out, (tuple, list))
         prim = Primitive(name, fun, multiple_results=multiple)
         prim.vjp_all = lambda g, ans, *xs, **_: bwd(xs, ans, g)
@@ -107,14 +125,19 @@ class ReverseTrace(Trace):
             if ct is not None and getattr(tr, "_trace", None) is self:
                 _accumulate(cts, tr.idx, ct)
         pop = cts.pop
+        hooked = self.hooked if self.hooks else None
         for prim, params, ids, primals, out, out_ids in reversed(self.tape):
             if prim.multiple_results:
                 g = [pop(i, None) for i in out_ids]
+                if hooked is not None:
+                    g = [hooked(i, c) for i, c in zip(out_ids, g)]
                 if all(c is None for c in g):
                     continue
                 g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
             else:
                 g = pop(out_ids, None)
+                if hooked is not None:
+                    g = hooked(out_ids, g)
                 if g is None:
                     continue
             if prim.vjp is not None and prim.vjp_all is None:
@@ -138,6 +161,35 @@ class ReverseTrace(Trace):
 
 
 _new = object.__new__
+
+
+class no_grad:
+    """``mindspore._no_grad()``: inside this context (or a function it decorates) operations
+    are computed but no gradient is recorded, so their results are constants to every
+    ``grad`` in progress."""
+
+    def __init__(self) -> None:
+        self._paused: list = []
+
+    def __enter__(self) -> "no_grad":
+        self._paused.append([t for t in state.stack
+                             if isinstance(t, ReverseTrace) and not t.paused])
+        for t in self._paused[-1]:
+            t.paused = True
+        return self
+
+    def __exit__(self, *exc: Any) -> bool:
+        for t in self._paused.pop():
+            t.paused = False
+        return False
+
+    def __call__(self, fn: Callable) -> Callable:
+        @functools.wraps(fn)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            with no_grad():
+                return fn(*args, **kwargs)
+
+        return wrapped
 
 
 def _accumulate(cts: dict, k: int, ct: Any) -> None:

@@ -80,7 +80,7 @@ def to_numpy(dtype, op: str | None = None) -> np.dtype:
         return np.dtype(np.bool_)
     try:
         return np.dtype(dtype)
-    except TypeError:
+    except (TypeError, ValueError):  # NumPy raises ValueError for a Tensor (it has .dtype)
         where = f"For '{op}', " if op else ""
         raise TypeError(f"{where}'dtype' must be a mindspore dtype (such as mindspore.float32), "
                         f"a NumPy dtype or a Python type, but got {dtype!r}.") from None

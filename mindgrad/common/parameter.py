@@ -3,9 +3,21 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from ..core.primitive import Tracer, before_change, state
+import numpy as np
+
+from ..core.primitive import Tracer, before_change, graph_tracing, tracing
+from . import dtype as mstype
 from .device import device_of, to_device
 from .tensor import Tensor
+
+_NAME_MAX_LEN = 1024  # MindSpore's limit on a Parameter's name
+
+
+def _check_flag(arg: str, value: Any) -> bool:
+    if not isinstance(value, bool):  # MindSpore refuses 0, 1 and NumPy bools alike
+        raise TypeError(f"For 'Parameter', '{arg}' must be a bool, but got "
+                        f"{type(value).__name__} {value!r}.")
+    return value
 
 
 def _graph_trace() -> Any:
@@ -19,25 +31,102 @@ class Parameter(Tensor):
     """A trainable tensor owned by a Cell. Unlike a Tensor, its value can be replaced in place
     (``set_data``, ``assign_value``), which is how optimizers update it.
 
-    While a transformation differentiates with respect to a Parameter, ``_sub`` holds the
-    tracer that stands for it and ``_trace`` that tracer's trace; the dispatch point swaps
-    it in."""
+    While transformations differentiate with respect to a Parameter, ``_subs`` counts the
+    threads doing so and ``_trace`` is the dispatch point's marker that makes each of those
+    threads swap in its own tracer for it (``core.primitive.substitute``)."""
 
-    __slots__ = ("name", "requires_grad", "layerwise_parallel", "_trace", "_sub", "_named")
+    __slots__ = ("_name", "_requires_grad", "_layerwise_parallel", "_parallel_optimizer",
+                 "_trace", "_subs", "_named")
 
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
-                 layerwise_parallel: bool = False, parallel_optimizer: bool = True) -> None:
+                 layerwise_parallel: bool = False, parallel_optimizer: bool = True,
+                 storage_format: str = "", device: str | None = None) -> None:
+        """``default_input``: a Tensor (its value is copied), a Python int (Int32), a Python
+        float (Float32), a NumPy array or a list. ``name``: a str, or None (or a blank str)
+        for a Parameter that a Cell names after the attribute holding it. The flags must be
+        bools; ``device`` None, "CPU" or "Remote" (MindSpore's host-memory placement,
+        accepted and without effect), as MindSpore checks them.
+
+        Raises:
+            ValueError: ``default_input`` is a bool, an int out of Int32's range, ``name`` is
+                not a str or None (MindSpore's type of error for it) or longer than 1024
+                characters, or ``device`` is not a supported value.
+            TypeError: ``default_input`` has another type, or a flag is not a bool.
+        """
+        if isinstance(default_input, bool):
+            raise ValueError("For 'Parameter', 'default_input' can not be a bool; pass "
+                             "Tensor(True) for a Bool parameter.")
+        self.name = name
+        self.requires_grad = requires_grad
+        self.layerwise_parallel = layerwise_parallel
+        self.parallel_optimizer = parallel_optimizer
+        if device is not None and device not in ("CPU", "Remote"):
+            raise ValueError(f"For 'Parameter', 'device' must be None, 'CPU' or 'Remote', but "
+                             f"got {device!r}.")
         if isinstance(default_input, Tensor):
             data = default_input._data
-        else:
+        elif isinstance(default_input, int):
+            # MindSpore makes a Python int an Int32 Parameter (a Tensor would be Int64)
+            if not -2**31 <= default_input < 2**31:
+                raise ValueError(f"For 'Parameter', the int 'default_input' {default_input} "
+                                 f"does not fit its dtype Int32.")
+            data = Tensor(default_input, mstype.int32)._data
+        elif isinstance(default_input, float):  # a NumPy float64 scalar too, as in MindSpore
+            data = Tensor(default_input, mstype.float32)._data
+        elif isinstance(default_input, (np.ndarray, list)):
             data = Tensor(default_input)._data
+        else:
+            raise TypeError(f"For 'Parameter', 'default_input' must be a Tensor, int, float, "
+                            f"numpy.ndarray or list, but got {type(default_input).__name__}.")
         self._data = data
-        self._named = name is not None
-        self.name = name if name is not None else "Parameter"
-        self.requires_grad = bool(requires_grad)
-        self.layerwise_parallel = layerwise_parallel
         self._trace = None
-        self._sub = None
+        self._subs = 0
+
+    @property
+    def name(self) -> str:
+        """The Parameter's name; setting None or a blank str makes it unnamed again."""
+        return self._name
+
+    @name.setter
+    def name(self, name: str | None) -> None:
+        if name is not None and not isinstance(name, str):
+            raise ValueError(f"For 'Parameter', 'name' must be a str or None, but got "
+                             f"{type(name).__name__} {name!r}.")
+        name = name.strip() if name is not None else ""
+        if len(name) > _NAME_MAX_LEN:
+            raise ValueError(f"For 'Parameter', 'name' must be at most {_NAME_MAX_LEN} "
+                             f"characters long, but got {len(name)}: {name[:40]!r}...")
+        if name:
+            self._name = name
+            if not hasattr(self, "_named"):  # the first name, in __init__
+                self._named = True
+        else:
+            self._name, self._named = "Parameter", False
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether a Cell's trainable_params (and so optimizers and weight gradients) take it."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self._requires_grad = _check_flag("requires_grad", value)
+
+    @property
+    def layerwise_parallel(self) -> bool:
+        return self._layerwise_parallel
+
+    @layerwise_parallel.setter
+    def layerwise_parallel(self, value: bool) -> None:
+        self._layerwise_parallel = _check_flag("layerwise_parallel", value)
+
+    @property
+    def parallel_optimizer(self) -> bool:
+        return self._parallel_optimizer
+
+    @parallel_optimizer.setter
+    def parallel_optimizer(self, value: bool) -> None:
+        self._parallel_optimizer = _check_flag("parallel_optimizer", value)
 
     def __repr__(self) -> str:
         return (f"Parameter (name={self.name}, shape={self.shape}, dtype={self.dtype}, "
@@ -58,9 +147,9 @@ class Parameter(Tensor):
         compiled function returns the new value and the caller stores it on every call)."""
         while isinstance(data, Tracer) and hasattr(data, "primal"):
             data = data._assigned(self.name)  # a derivative trace's: the value beneath it
-        if state.stack:
+        if tracing():
             before_change(self)  # uses already recorded keep the present value
-        if state.dynamic is not None:
+        if graph_tracing() is not None:
             graph = _graph_trace()
             if graph is not None:
                 return self._record_assign(graph, data)

@@ -5,11 +5,12 @@ Operators and methods are thin front-ends over ``mindgrad.ops.functional``; ever
 them goes through the single dispatch point, so they all work on tracers too."""
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 
 from . import dtype as mstype
+from .hooks import add_leaf_hook, check_hook
 from .printing import format_repr, format_str
 
 F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
@@ -27,6 +28,15 @@ def _fast(t: "Tensor", o: Any) -> bool:
     if type(o) is int:
         return t._data.dtype.kind != "b"
     return isinstance(o, Tensor)
+
+
+def _fast_div(t: "Tensor", o: Any) -> bool:
+    """``_fast`` for a true division: both operands must be float or complex already."""
+    if t._data.dtype.kind not in "fc":
+        return False
+    if isinstance(o, Tensor):
+        return o._data.dtype.kind in "fc"
+    return type(o) is float or type(o) is int
 
 
 def one_element(arr: Any, op: str) -> Any:
@@ -74,6 +84,34 @@ _TRACED_BY = {"ReverseTracer": "grad/vjp (reverse mode)", "ForwardTracer": "jvp 
               "GraphTracer": "GRAPH-mode tracing"}
 
 
+def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
+    """``Tensor(source)`` while a GRAPH-mode function is traced: ``new`` stands for
+    ``source``'s graph value (cast to ``dtype``), so the compiled function computes it from
+    its inputs on every call instead of keeping the value of the first. Outside GRAPH
+    tracing, and for a tensor whose present array is all the graph needs, it does nothing
+    and returns False; otherwise the new tensor is set up and it returns True. Like the
+    eager copy, the new tensor carries no gradient."""
+    from ..core.primitive import graphs
+
+    if not graphs:  # no GRAPH-mode trace on any thread: the common, eager case
+        return False
+    from ..graph.trace import current_graph_trace
+
+    graph = current_graph_trace()
+    if graph is None or (source._trace is None and not graph.follows(source)):
+        return False
+    from ..prims import shape as S
+
+    value = S.stop_gradient(source)  # the graph's value, beneath any derivative trace
+    if getattr(value, "_trace", None) is not graph:
+        return False  # a batched (vmap) value: copied as before
+    if dtype is not None:
+        value = S.cast(value, dtype=mstype.to_numpy(dtype, "Tensor"))
+    graph.rebind(new, value)
+    new._data = value.val
+    return True
+
+
 class Tensor:
     """A MindSpore Tensor. ``Tensor(data, dtype=None)`` accepts numbers, bools, (nested) lists
     and tuples, NumPy arrays and other Tensors."""
@@ -95,6 +133,8 @@ class Tensor:
             if init is not None and hasattr(init, "_fill"):
                 arr = xp.asarray(init._fill(arr.shape, np_dtype))
         elif isinstance(input_data, Tensor):
+            if _follow_graph(self, input_data, dtype):
+                return
             arr = input_data._data
         else:
             arr = _default_array(input_data, xp)
@@ -172,6 +212,16 @@ class Tensor:
     def numel(self) -> int:
         return self._data.size
 
+    def register_hook(self, hook: Callable) -> Any:
+        """Call ``hook(grad)`` when a gradient with respect to this Tensor is computed; a
+        Tensor it returns replaces the gradient. Returns a handle whose ``remove()``
+        unregisters it."""
+        check_hook(hook, "Tensor.register_hook")
+        trace = getattr(self, "_trace", None)
+        if trace is not None:
+            return trace.register_hook(self, hook)
+        return add_leaf_hook(self, hook)
+
     def asnumpy(self) -> np.ndarray:
         """A NumPy copy of the values (from the GPU if the tensor lives there)."""
         arr = self._data
@@ -246,10 +296,11 @@ class Tensor:
         return _bind(_P.mul, (self, o), _NO) if _fast(self, o) else F.mul(self, o)
     def __rmul__(self, o):
         return _bind(_P.mul, (o, self), _NO) if _fast(self, o) else F.mul(o, self)
+    # Division binds directly only for float operands: integers divide in float32 (F.div).
     def __truediv__(self, o):
-        return _bind(_P.div, (self, o), _NO) if _fast(self, o) else F.div(self, o)
+        return _bind(_P.div, (self, o), _NO) if _fast_div(self, o) else F.div(self, o)
     def __rtruediv__(self, o):
-        return _bind(_P.div, (o, self), _NO) if _fast(self, o) else F.div(o, self)
+        return _bind(_P.div, (o, self), _NO) if _fast_div(self, o) else F.div(o, self)
     def __floordiv__(self, o): return F.floor_div(self, o)
     def __rfloordiv__(self, o): return F.floor_div(o, self)
     def __mod__(self, o): return F.floor_mod(self, o)

@@ -7,9 +7,23 @@ import importlib.util
 import sys
 from typing import Any
 
+# The MindSpore module paths whose names live in a mindgrad module of another name; every
+# other ``mindspore.x.y`` is ``mindgrad.x.y``. An alias is set as an attribute of its parent
+# package by the import system, so no entry may name an attribute the parent already has
+# for something else (``mindspore.ops.function.grad`` would replace ``ops.grad``).
 _RENAMED = {
     "mindspore.common.api": "mindgrad.jit",
     "mindspore.train.serialization": "mindgrad.common.serialization",
+    "mindspore.ops.function": "mindgrad.ops",
+    "mindspore.ops.composite.base": "mindgrad.ops.composite",
+    "mindspore.ops.operations.math_ops": "mindgrad.ops.operations",
+    "mindspore.ops.operations.array_ops": "mindgrad.ops.operations",
+    "mindspore.ops.operations.nn_ops": "mindgrad.ops.operations",
+    "mindspore.ops.auto_generate": "mindgrad.ops.operations",
+    "mindspore.nn.grad": "mindgrad.nn.grad_cells",
+    "mindspore.nn.layer": "mindgrad.nn.layers",
+    "mindspore._checkparam": "mindgrad.compat.checkparam",
+    "mindspore._extends": "mindgrad.compat.extends",
 }
 
 
@@ -18,10 +32,14 @@ class _AliasLoader(importlib.abc.Loader):
         self.target = target
 
     def create_module(self, spec: Any) -> Any:
-        return importlib.import_module(self.target)
+        module = importlib.import_module(self.target)
+        self.own_spec = module.__spec__
+        return module
 
     def exec_module(self, module: Any) -> None:
-        pass
+        # the import system gave the module the alias's spec; its own keeps its relative
+        # imports working (``__package__`` must match ``__spec__.parent``)
+        module.__spec__ = self.own_spec
 
 
 class _AliasFinder(importlib.abc.MetaPathFinder):

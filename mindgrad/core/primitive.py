@@ -14,8 +14,13 @@ rule per input, or a whole-primitive rule), ``batch`` (vmap) and ``taylor`` (jet
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+import sys
+import threading
+from typing import Any, Callable, Iterable, Sequence
 
+import warnings as _warnings
+
+from ..common import fp_warnings as _fp_warnings
 from ..common.device import check_same_device
 from ..common.tensor import Tensor
 
@@ -93,30 +98,69 @@ class Trace:
                 extra.append(None)
         return lower, extra
 
+    def register_hook(self, tracer: Any, fn: Callable) -> Any:
+        """``Tensor.register_hook`` on one of this trace's tracers: a trace that computes
+        no gradients passes it to the value beneath."""
+        return Tensor.register_hook(tracer.__lower__(), fn)
 
-class _State:
-    __slots__ = ("stack", "dynamic", "substituted")
+
+class _State(threading.local):
+    """What transformations are running on the current thread (each thread has its own)."""
 
     def __init__(self) -> None:
         self.stack: list[Trace] = []
         # The graph trace while a GRAPH-mode function is being traced: operations whose
         # arguments hold no tracer (constants, Parameters) are recorded by it too.
         self.dynamic: Trace | None = None
-        self.substituted = 0  # how many Parameters currently stand for a tracer
+        # id(Parameter) -> the tracer standing for it while this thread differentiates
+        # with respect to it (see `substitute`)
+        self.subs: dict[int, Tensor] = {}
 
 
 state = _State()
 
+# One entry per trace, and per GRAPH-mode trace, running on any thread. Reading the
+# thread-local `state` costs on every operation, so while a list is empty (no transformation
+# anywhere, as in plain eager code) the dispatch point does not look. Lists, because their
+# append and pop are atomic between threads where ``count += 1`` is not.
+active: list = []
+graphs: list = []
+
 
 def push_trace(trace: Trace) -> Trace:
-    trace.level = len(state.stack)
-    state.stack.append(trace)
+    stack = state.stack
+    trace.level = len(stack)
+    stack.append(trace)
+    active.append(None)
     return trace
 
 
 def pop_trace(trace: Trace) -> None:
     top = state.stack.pop()
+    active.pop()
     assert top is trace, "trace stack corrupted"
+
+
+def enter_graph(trace: Trace) -> None:
+    """Make ``trace`` (already pushed) the GRAPH-mode trace that also records operations on
+    constants and Parameters."""
+    graphs.append(None)
+    state.dynamic = trace
+
+
+def leave_graph(trace: Trace) -> None:
+    state.dynamic = None
+    graphs.pop()
+
+
+def tracing() -> bool:
+    """Whether a transformation (or GRAPH-mode tracing) is running on this thread."""
+    return bool(active) and bool(state.stack)
+
+
+def graph_tracing() -> Trace | None:
+    """The GRAPH-mode trace being recorded on this thread, if any."""
+    return state.dynamic if graphs else None
 
 
 class Tracer(Tensor):
@@ -181,6 +225,8 @@ def before_change(obj: Tensor) -> None:
     running traces that recorded ``obj`` itself as an operand (reverse mode's residuals)
     keep the value it has now, so an assignment after a use does not change that use's
     gradient."""
+    if not active:
+        return
     for trace in state.stack:
         keep = getattr(trace, "keep_value", None)
         if keep is not None:
@@ -196,15 +242,90 @@ def snapshot(obj: Tensor) -> Tensor:
         for name in _slot_names(type(obj)):
             setattr(copy, name, getattr(obj, name))
         return copy
-    graph = state.dynamic
+    graph = graph_tracing()
     if graph is not None and hasattr(graph, "lift"):
         return graph.lift(obj)
     return Tensor._wrap(obj._data)
 
 
-def _resolve_params(args: Sequence) -> tuple:
-    """Replace Parameters that currently stand for a tracer by that tracer."""
-    return tuple(a._sub if getattr(a, "_sub", None) is not None else a for a in args)
+class _Substituted(Trace):
+    """The ``_trace`` of a Parameter that a thread differentiates with respect to (as a
+    weight): every operation on it comes here first, which swaps in the tracer standing
+    for it on this thread (`state.subs`; a thread that does not differentiate it sees its
+    plain value) and hands the operation to the innermost trace left."""
+
+    __slots__ = ()
+
+    def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
+        subs = state.subs
+        resolved = []
+        top = None
+        for a in args:  # `_resolve_params` and `find_top_trace` in one pass
+            t = getattr(a, "_trace", None)
+            if t is self:
+                a = subs.get(id(a), a)
+                t = getattr(a, "_trace", None)
+                if t is self:  # not differentiated on this thread: its plain value
+                    t = None
+            if t is not None and (top is None or t.level > top.level):
+                top = t
+            resolved.append(a)
+        args = resolved
+        if top is None:
+            top = graph_tracing()
+            if top is None:
+                return eager(prim, args, params)
+        return top.process(prim, args, params)
+
+
+SUBSTITUTED = _Substituted()
+SUBSTITUTED.level = sys.maxsize  # chosen before every real trace, which it then finds
+_subs_lock = threading.Lock()
+
+
+def substitute(pairs: Iterable[tuple[Tensor, Tensor]]) -> list:
+    """Let each ``(param, tracer)``'s tracer stand for its Parameter on this thread until
+    `unsubstitute` is given the list returned: ``(param, previous)`` pairs, ``previous``
+    being what stood for it before (an outer transformation's tracer) or None."""
+    subs = state.subs
+    saved = []
+    with _subs_lock:  # the count and the mark change together, whatever other threads do
+        for param, tracer in pairs:
+            previous = subs.get(id(param))
+            if previous is None:
+                param._subs += 1
+                param._trace = SUBSTITUTED
+            subs[id(param)] = tracer
+            saved.append((param, previous))
+    return saved
+
+
+def unsubstitute(saved: list) -> None:
+    """Undo `substitute`."""
+    subs = state.subs
+    with _subs_lock:
+        for param, previous in reversed(saved):
+            if previous is not None:
+                subs[id(param)] = previous
+                continue
+            del subs[id(param)]
+            param._subs -= 1
+            if not param._subs:
+                param._trace = None
+
+
+def substitution(param: Tensor) -> Tensor | None:
+    """The tracer standing for ``param`` on this thread, if any."""
+    return state.subs.get(id(param)) if param._subs else None
+
+
+def _resolve_params(args: Sequence) -> Sequence:
+    """Replace Parameters that stand for a tracer on this thread by that tracer."""
+    subs = state.subs
+    if not subs:
+        return args
+    return tuple(subs.get(id(a), a) if getattr(a, "_trace", None) is SUBSTITUTED else a
+                 for a in args)
 
 
 def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
@@ -215,11 +336,11 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
         if t is not None and (top is None or t.level > top.level):
             top = t
     if top is None:
+        if not graphs:
+            return eager(prim, args, params)
         top = state.dynamic
         if top is None:
             return eager(prim, args, params)
-    if state.substituted:
-        args = _resolve_params(args)
     return top.process(prim, args, params)
 
 
@@ -230,10 +351,21 @@ check_devices = False
 
 
 def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
+    if _warnings.filters is not _fp_warnings.installed_in:
+        _fp_warnings.install()  # NumPy's floating-point warnings stay silent (fp_warnings)
     arrays = [a._data if isinstance(a, Tensor) else a for a in args]
     if check_devices:
         check_same_device(prim.name, arrays)
-    out = prim.impl(*arrays, **params)
+    try:
+        out = prim.impl(*arrays, **params)
+    except TypeError as e:
+        # NumPy's refusal of a dtype ("ufunc 'floor_divide' not supported for the input
+        # types", "array type float16 is unsupported in linalg") names no operation
+        if str(e).startswith("For '"):
+            raise
+        dtypes = ", ".join(str(a.dtype) for a in args if isinstance(a, Tensor))
+        raise TypeError(f"For '{prim.name}', inputs of dtype {dtypes} are not supported: "
+                        f"{e}") from None
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)
     t = _new(Tensor)
@@ -246,10 +378,11 @@ _new = object.__new__
 
 
 def find_top_trace(args: Sequence) -> Trace | None:
+    """The innermost trace of ``args``' tracers (Parameters already resolved)."""
     top = None
     for a in args:
         t = getattr(a, "_trace", None)
-        if t is not None and (top is None or t.level > top.level):
+        if t is not None and t is not SUBSTITUTED and (top is None or t.level > top.level):
             top = t
     return top
 
@@ -261,7 +394,7 @@ def custom_vjp_call(fun: Callable, bwd: Callable, args: Sequence, name: str) -> 
     transformation sees the operations of ``fun`` as usual. A Parameter differentiated as
     a weight stands for its tracer here as in ``bind``: its trace is the one that records
     the call, and ``bwd``'s cotangent for it reaches the weight."""
-    traced = _resolve_params(args) if state.substituted else args
+    traced = _resolve_params(args)
     top = find_top_trace(traced)
     if top is None or not hasattr(top, "process_custom_vjp"):
         return fun(*args)  # each operation of fun resolves its Parameters through bind

@@ -19,7 +19,7 @@ def _walk(o: Any, leaves: list) -> Any:
     if isinstance(o, (tuple, list)):
         return (type(o), tuple(_walk(v, leaves) for v in o))
     if isinstance(o, dict):
-        return (dict, tuple(o.keys()), tuple(_walk(v, leaves) for v in o.values()))
+        return (dict, tuple(o.keys()), tuple(_walk(v, leaves) for v in o.values()), type(o))
     return ("const", o)
 
 
@@ -39,7 +39,7 @@ def _build(t: Any, it: Any) -> Any:
     if kind == "namedtuple":
         return t[1](*(_build(c, it) for c in t[2]))
     if kind is dict:
-        return dict(zip(t[1], (_build(c, it) for c in t[2])))
+        return t[3](zip(t[1], (_build(c, it) for c in t[2])))  # the dict's own type
     return kind(_build(c, it) for c in t[1])
 
 

@@ -31,7 +31,10 @@ def _literal(value: Any, ns: dict) -> str:
 def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list[int],
              name: str = "graph") -> tuple[Callable, str]:
     """Return ``fn(*inputs, *params) -> tuple of output arrays`` and its source text."""
-    ns: dict[str, Any] = {"_GuardFail": GuardFail, "_one": _one_value}
+    # __name__ places the compiled code in mindgrad (the floating-point warnings filter of
+    # common/fp_warnings.py recognizes its frames by module name)
+    ns: dict[str, Any] = {"_GuardFail": GuardFail, "_one": _one_value,
+                          "__name__": "mindgrad.graph.compiled"}
     name = "".join(c if c.isalnum() else "_" for c in name)
     if not name.isidentifier():
         name = "graph_" + name

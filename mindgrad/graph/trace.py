@@ -10,10 +10,11 @@ from typing import Any, Sequence
 
 import numpy as np
 
+from ..common import fp_warnings
 from ..common.device import check_same_device
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer
+from ..core.primitive import Primitive, Trace, Tracer, graph_tracing
 from ..prims.shape import getitem
 
 
@@ -123,6 +124,7 @@ class GraphTrace(Trace):
             # A mask computed from the inputs gives a result whose shape depends on values:
             # a graph of fixed shapes cannot follow it, so this signature runs eagerly.
             self.opaque = True
+        fp_warnings.ensure()
         check_same_device(prim.name, vals)  # once, at tracing: the graph keeps the devices
         out = prim.impl(*vals, **params)
         if prim.multiple_results:
@@ -144,6 +146,16 @@ class GraphTrace(Trace):
         array, as a compiled call would: the assignment is local to the traced function."""
         self._memo[id(tensor)] = (tensor, value)
 
+    def follows(self, tensor: Tensor) -> bool:
+        """Whether the compiled function must read ``tensor``'s value from the graph rather
+        than keep the array it holds now: a Parameter (read on every call), or a tensor this
+        trace has given another value (an assignment into it, or a Tensor() of a traced
+        value)."""
+        if isinstance(tensor, Parameter):
+            return True
+        hit = self._memo.get(id(tensor))
+        return hit is not None and hit[0] is tensor and hit[1].var not in self.consts
+
     def assign(self, param: Parameter, value: Any) -> None:
         """Record ``param.set_data(value)``: the compiled function returns the new value
         and the caller stores it; later reads in this trace see it at once."""
@@ -157,7 +169,5 @@ _getitem = getitem
 
 
 def current_graph_trace() -> GraphTrace | None:
-    from ..core.primitive import state
-
-    d = state.dynamic
+    d = graph_tracing()
     return d if isinstance(d, GraphTrace) else None

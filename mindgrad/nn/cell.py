@@ -4,14 +4,17 @@ GRAPH_MODE; a ``bprop`` method replaces the cell's reverse rule."""
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
 from ..common.tensor import Tensor
-from ..core.primitive import custom_vjp_call, state
+from ..core.primitive import custom_vjp_call, tracing
 from ..graph.function import GraphFunction
-from ..prims import shape as S
+from ..common.hooks import HookHandle, check_hook
+from ..core.tree import flatten, unflatten
+from ..ops.custom_function import checked_grads
+from ..ops.hooks import pass_through
 
 
 class Cell:
@@ -29,6 +32,8 @@ class Cell:
         object.__setattr__(self, "training", False)
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         object.__setattr__(self, "_graph", None)
+        object.__setattr__(self, "_mp_dtype", None)  # set by to_float (mixed precision)
+        object.__setattr__(self, "_hooks", None)  # _CellHooks once a hook is registered
 
     # --- registration ---------------------------------------------------------------------
     def __setattr__(self, name: str, value: Any) -> None:
@@ -113,6 +118,20 @@ class Cell:
         return self
 
     def to_float(self, dst_type: Any) -> "Cell":
+        """Run this cell and its sub-cells in ``dst_type`` (float16, bfloat16 or float32):
+        float Tensor inputs are cast to it, and so are the trainable float Parameters while
+        ``construct`` runs (the Parameters themselves keep their dtype: they are the master
+        weights, and their gradients come back in it through the cast)."""
+        from ..common import dtype as mstype
+
+        allowed = [d for d in (mstype.float16, mstype.float32, getattr(mstype, "bfloat16", None))
+                   if d is not None]
+        if not isinstance(dst_type, mstype.DType) or dst_type not in allowed:
+            raise ValueError(f"For '{type(self).__name__}.to_float', 'dst_type' must be "
+                             f"float16, bfloat16 or float32, but got {dst_type}.")
+        for _, c in self.cells_and_names():
+            object.__setattr__(c, "_mp_dtype", dst_type)
+            object.__setattr__(c, "_graph", None)  # recompile with the casts
         return self
 
     # --- calling --------------------------------------------------------------------------
@@ -120,15 +139,20 @@ class Cell:
         raise NotImplementedError(f"{type(self).__name__} must define construct().")
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        if kwargs or state.stack or state.dynamic is not None or not context.is_graph_mode():
+        hooks = self._hooks
+        if hooks is not None and hooks.any():
+            return hooks.call(self, args, kwargs)
+        if kwargs or not context.is_graph_mode() or tracing():
             return self._run(*args, **kwargs)
         graph = self._graph
         if graph is None:
-            graph = GraphFunction(self._run, type(self).__name__)
+            graph = GraphFunction(self._run, type(self).__name__, self.construct)
             object.__setattr__(self, "_graph", graph)
         return graph(*args, extra_key=self.training)
 
     def _run(self, *args: Any, **kwargs: Any) -> Any:
+        if self._mp_dtype is not None:
+            return self._run_mixed(args, kwargs)
         if type(self)._has_bprop:
             if kwargs:
                 raise TypeError(f"For '{type(self).__name__}', a Cell with a custom bprop "
@@ -137,36 +161,152 @@ class Cell:
                                    f"{type(self).__name__}.bprop")
         return self.construct(*args, **kwargs)
 
+    def _run_mixed(self, args: tuple, kwargs: dict) -> Any:
+        """``_run`` under ``to_float``: the cast inputs, and the cell's own trainable float
+        Parameters replaced by their casts while construct runs."""
+        from ..common.dtype import to_numpy
+        from ..core.tree import tree_map
+        from ..prims import shape as S
+
+        target = to_numpy(self._mp_dtype, "to_float")
+
+        def cast(x: Any) -> Any:
+            if isinstance(x, Tensor) and x.dtype.is_floating and x.dtype.np_dtype != target:
+                return S.cast(x, dtype=target)
+            return x
+
+        args, kwargs = tree_map(cast, (args, kwargs))
+        swapped = {n: p for n, p in self._params.items()
+                   if p is not None and p.requires_grad and p.dtype.is_floating
+                   and self.__dict__.get(n) is p}
+        try:
+            for n, p in swapped.items():
+                object.__setattr__(self, n, cast(p))
+            mp, self.__dict__["_mp_dtype"] = self._mp_dtype, None
+            try:
+                return self._run(*args, **kwargs)
+            finally:
+                self.__dict__["_mp_dtype"] = mp
+        finally:
+            for n, p in swapped.items():
+                object.__setattr__(self, n, p)
+
+    # --- hooks ----------------------------------------------------------------------------
+    def register_forward_pre_hook(self, hook_fn: Callable) -> HookHandle:
+        """Call ``hook_fn(cell, inputs)`` before ``construct``; a tuple it returns replaces
+        the inputs. A Cell with hooks runs op by op in GRAPH mode too, so they run on every
+        call."""
+        return self._hook_list("forward_pre", hook_fn, "register_forward_pre_hook")
+
+    def register_forward_hook(self, hook_fn: Callable) -> HookHandle:
+        """Call ``hook_fn(cell, inputs, output)`` after ``construct``; a value it returns
+        replaces the output."""
+        return self._hook_list("forward", hook_fn, "register_forward_hook")
+
+    def register_backward_pre_hook(self, hook_fn: Callable) -> HookHandle:
+        """Call ``hook_fn(cell, grad_output)`` (a tuple over the output's Tensors) when the
+        gradient of the Cell's output arrives; a tuple it returns replaces it."""
+        return self._hook_list("backward_pre", hook_fn, "register_backward_pre_hook")
+
+    def register_backward_hook(self, hook_fn: Callable) -> HookHandle:
+        """Call ``hook_fn(cell, grad_input, grad_output)`` once the gradients of the Cell's
+        Tensor inputs are known; a tuple it returns replaces ``grad_input``."""
+        return self._hook_list("backward", hook_fn, "register_backward_hook")
+
+    def _hook_list(self, kind: str, hook_fn: Callable, who: str) -> HookHandle:
+        check_hook(hook_fn, f"{type(self).__name__}.{who}")
+        if self._hooks is None:
+            object.__setattr__(self, "_hooks", _CellHooks())
+        hooks = getattr(self._hooks, kind)
+        hooks.append(hook_fn)
+        return HookHandle(hooks, hook_fn)
+
     def _custom_bprop(self, inputs: tuple, out: Any, dout: Any) -> list:
         """Call the user's ``bprop(*inputs, out, dout)`` and check what it returns."""
-        grads = self.bprop(*inputs, out, dout)
-        if not isinstance(grads, (tuple, list)):
-            grads = (grads,)
-        if len(grads) != len(inputs):
-            raise RuntimeError(f"The output size of the 'bprop' must match the number of "
-                               f"parameters in its corresponding primal function "
-                               f"'{type(self).__name__}()' : {len(grads)} vs. {len(inputs)}.")
-        checked = []
-        for i, (g, x) in enumerate(zip(grads, inputs)):
-            if not isinstance(x, Tensor) or g is None:
-                checked.append(None)
-                continue
-            if not isinstance(g, Tensor):
-                g = Tensor(g, dtype=x.dtype)
-            if g.shape != x.shape:
-                raise RuntimeError(f"For '{type(self).__name__}.bprop', the gradient of input "
-                                   f"{i} has shape {list(g.shape)} but the input has shape "
-                                   f"{list(x.shape)}.")
-            checked.append(g if g.dtype == x.dtype else S.cast(g, dtype=S.dtype_of(x)))
-        return checked
+        return checked_grads(type(self).__name__, "bprop", self.bprop(*inputs, out, dout),
+                             inputs)
 
     def __repr__(self) -> str:
-        inner = "".join(f"\n  ({n}): " + repr(c).replace("\n", "\n  ")
-                        for n, c in self._cells.items())
-        return f"{type(self).__name__}<{inner}\n>" if inner else f"{type(self).__name__}<>"
+        """MindSpore 2.x's form: ``Name(extend_repr)``, or with sub-cells one indented line
+        for ``extend_repr`` (when not empty) and one per sub-cell, ``(name): repr``."""
+        name, extra = type(self).__name__, self.extend_repr()
+        children = [f"({n}): " + repr(c).replace("\n", "\n  ") for n, c in self._cells.items()]
+        if not children:
+            return f"{name}({extra})"
+        lines = ([extra] if extra else []) + children
+        return f"{name}(\n  " + "\n  ".join(lines) + "\n)"
 
     def extend_repr(self) -> str:
         return ""
+
+
+class _CellHooks:
+    """A Cell's registered hooks, and one call of the Cell through them."""
+
+    def __init__(self) -> None:
+        self.forward_pre: list = []
+        self.forward: list = []
+        self.backward_pre: list = []
+        self.backward: list = []
+
+    def any(self) -> bool:
+        return bool(self.forward_pre or self.forward or self.backward_pre or self.backward)
+
+    def call(self, cell: Cell, args: tuple, kwargs: dict) -> Any:
+        for hook in list(self.forward_pre):
+            new = hook(cell, args)
+            if new is not None:
+                args = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+        grad_output: list = []  # filled by the output's reverse rule, read by the inputs'
+        if self.backward:
+            args = self._watch_inputs(cell, args, grad_output)
+        out = cell._run(*args, **kwargs)
+        for hook in list(self.forward):
+            new = hook(cell, args, out)
+            if new is not None:
+                out = new
+        if self.backward or self.backward_pre:
+            out = self._watch_output(cell, out, grad_output)
+        return out
+
+    def _watch_inputs(self, cell: Cell, args: tuple, grad_output: list) -> tuple:
+        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        if not positions:
+            return args
+
+        def on_grads(grad_input: tuple) -> Any:
+            for hook in list(self.backward):
+                new = hook(cell, grad_input, grad_output[0] if grad_output else ())
+                if new is not None:
+                    grad_input = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+            return grad_input
+
+        watched = pass_through([args[i] for i in positions], on_grads,
+                               f"{type(cell).__name__}.register_backward_hook")
+        args = list(args)
+        for i, w in zip(positions, watched):
+            args[i] = w
+        return tuple(args)
+
+    def _watch_output(self, cell: Cell, out: Any, grad_output: list) -> Any:
+        leaves, tree = flatten(out)
+        positions = [i for i, a in enumerate(leaves) if isinstance(a, Tensor)]
+        if not positions:
+            return out
+
+        def on_grads(grads: tuple) -> Any:
+            for hook in list(self.backward_pre):
+                new = hook(cell, grads)
+                if new is not None:
+                    grads = tuple(new) if isinstance(new, (tuple, list)) else (new,)
+            grad_output[:] = [grads]
+            return grads
+
+        watched = pass_through([leaves[i] for i in positions], on_grads,
+                               f"{type(cell).__name__}.register_backward_pre_hook")
+        for i, w in zip(positions, watched):
+            leaves[i] = w
+        return unflatten(tree, leaves)
 
 
 __all__ = ["Cell", "ParameterTuple"]

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from ..ad.api import reverse
+from ..common import dtype as mstype
 from ..common.tensor import Tensor
-from ..core.tree import flatten
+from ..core.tree import flatten, tree_map
 from ..ops import functional as F
 from ..ops.composite import GradOperation
 from .cell import Cell
@@ -67,4 +68,41 @@ class TrainOneStepCell(Cell):
         return (loss, grads) if self.return_grad else loss
 
 
-__all__ = ["WithLossCell", "TrainOneStepCell"]
+
+
+class WithEvalCell(Cell):
+    """``(loss, outputs, label)`` of ``network(data)`` against ``label``: what ``Model``
+    evaluates metrics on. ``add_cast_fp32`` casts the outputs and the label to float32
+    first (for a network running in float16)."""
+
+    def __init__(self, network: Cell, loss_fn: Cell, add_cast_fp32: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        if not isinstance(add_cast_fp32, bool):
+            raise TypeError(f"For 'WithEvalCell', 'add_cast_fp32' must be a bool, but got "
+                            f"{type(add_cast_fp32).__name__}.")
+        self._network = network
+        self._loss_fn = loss_fn
+        self.add_cast_fp32 = add_cast_fp32
+
+    def construct(self, data: Any, label: Any) -> tuple:
+        outputs = self._network(data)
+        if self.add_cast_fp32:
+            label = mixed_precision_cast(label)
+            outputs = F.cast(outputs, mstype.float32)
+        return self._loss_fn(outputs, label), outputs, label
+
+
+def mixed_precision_cast(x: Any, dtype: Any = None) -> Any:
+    """Cast the float Tensors in ``x`` (a Tensor or a nested tuple/list/dict) to ``dtype``
+    (float32 by default); anything else passes through."""
+    target = mstype.float32 if dtype is None else dtype
+
+    def cast(v: Any) -> Any:
+        if isinstance(v, Tensor) and v.dtype.is_floating and v.dtype != target:
+            return F.cast(v, target)
+        return v
+
+    return tree_map(cast, x)
+
+
+__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "mixed_precision_cast"]

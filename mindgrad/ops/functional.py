@@ -4,6 +4,7 @@ are written in terms of primitives so that they are differentiable to any order.
 from __future__ import annotations
 
 import builtins
+import functools
 import math
 import numbers
 from typing import Any, Callable, Sequence
@@ -11,9 +12,10 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from ..common import dtype as mstype
+from ..common import dtype_rules as _rules
 from ..common import tensor as _tensor_module
 from ..common.tensor import Tensor
-from ..common.device import device_of, to_device
+from ..common.device import device_of as _device_of, to_device as _to_device
 from ..core import primitive as _primitive
 from ..core.primitive import Tracer as _Tracer
 from ..core.primitive import bind as _bind
@@ -35,7 +37,7 @@ def _operand(x: Any, op: str, arg: str = "x") -> Any:
     if isinstance(x, (Tensor, int, float, bool)):
         return x
     if isinstance(x, (np.ndarray, np.generic, list, tuple)):
-        return Tensor(x)
+        return _converted(x, op, arg)
     raise TypeError(f"For '{op}', '{arg}' must be a Tensor or a number, but got "
                     f"{type(x).__name__}.")
 
@@ -44,7 +46,7 @@ def _tensor(x: Any, op: str, arg: str = "x") -> Tensor:
     if isinstance(x, Tensor):
         return x
     if isinstance(x, (np.ndarray, np.generic, list, tuple, int, float, bool)):
-        return Tensor(x)
+        return _converted(x, op, arg)
     raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
 
 
@@ -53,32 +55,61 @@ def _near(t: Any, ref: Any) -> Any:
     meets (data goes with the tensor, wherever ``device_target`` puts new tensors). Only
     once CuPy is in use; before, every array is a NumPy one."""
     if _primitive.check_devices and isinstance(ref, Tensor) and isinstance(t, Tensor):
-        want = device_of(ref._data)
-        if device_of(t._data) != want:
-            return Tensor._wrap(to_device(t._data, want, "Tensor"))
+        want = _device_of(ref._data)
+        if _device_of(t._data) != want:
+            return Tensor._wrap(_to_device(t._data, want, "Tensor"))
+    return t
+
+
+def _converted(x: Any, op: str, arg: str) -> Tensor:
+    """A NumPy array or (nested) list as a Tensor; a ragged list or one of strings or other
+    objects is refused naming the op and argument."""
+    try:
+        t = Tensor(x)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"For '{op}', '{arg}' must be a Tensor or a rectangular list of "
+                        f"numbers, but got a {type(x).__name__} that does not convert: "
+                        f"{e}") from None
+    if t._data.dtype.kind not in "biufc":
+        raise TypeError(f"For '{op}', '{arg}' must hold numbers or bools, but got a "
+                        f"{type(x).__name__} of dtype {t._data.dtype}.")
     return t
 
 
 def _binary(prim, name: str, promote: bool = False):
     """The front-end of a binary primitive; ``promote``: arithmetic, with MindSpore's weak
-    float scalars (``promote_scalar``)."""
+    float scalars (``promote_scalar``). An op with a dtype rule (``dtype_rules``) applies it
+    to each tensor operand."""
+    rule = _rules.RULES.get(name)
+    accept = "" if rule is None else rule.accept
+    bool_result = name in _rules.BOOL_RESULT
+
     def op(x: Any, y: Any) -> Tensor:
         xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
         if xt != yt:  # an array or list converted: it goes with the tensor
             x, y = (x, _near(y, x)) if xt else (_near(x, y), y)
-        return prim(*promote_scalar(x, y)) if promote else prim(x, y)
+        if promote:
+            x, y = promote_scalar(x, y)
+        if accept:
+            if isinstance(x, Tensor) and x._data.dtype.kind not in accept:
+                x = _in_dtype(x, name, "x")
+            if isinstance(y, Tensor) and y._data.dtype.kind not in accept:
+                y = _in_dtype(y, name, "y")
+        if bool_result and S.dtype_of(x).kind == "b" and S.dtype_of(y).kind == "b":
+            return S.cast(prim(x, y), dtype=np.dtype(np.bool_))
+        return prim(x, y)
 
-    op.__name__ = name
+    _name_front_end(op, name)
     op.__doc__ = f"Elementwise {prim.name} with broadcasting."
     return op
 
 
 def promote_scalar(x: Any, y: Any) -> tuple:
     """MindSpore's scalars are weakly typed: a float one (a NumPy float64 scalar too) takes
-    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32; a
-    bool tensor meeting a Python int becomes int32 (NumPy would give float64 and int64).
-    Integer tensors divided by integers still give float64, as in NumPy."""
+    the tensor's float dtype, and an integer or bool tensor meeting one becomes float32
+    (NumPy would give float64); a bool tensor meeting a Python int becomes int64. Integer
+    tensors divided by integers give float32 (``div``'s rule in ``dtype_rules``)."""
     if isinstance(y, float):
         if isinstance(x, Tensor):
             return _float_tensor(x), float(y)
@@ -97,14 +128,65 @@ def _float_tensor(t: Tensor) -> Tensor:
 
 
 def _int_from_bool(t: Tensor) -> Tensor:
-    return S.cast(t, dtype=np.dtype(np.int32)) if t._data.dtype.kind == "b" else t
+    return S.cast(t, dtype=_rules.BOOL_WITH_INT) if t._data.dtype.kind == "b" else t
+
+
+def _in_dtype(x: Tensor, op: str, arg: str = "input", shown: str | None = None) -> Tensor:
+    """``x`` in the dtype ``op`` computes it in (``dtype_rules``): unchanged, converted to
+    float32, or refused with a TypeError naming the op (``shown``: the name it was called
+    by, when the rule is another's) and the dtype."""
+    to = _rules.input_dtype(op, S.dtype_of(x), arg, shown)
+    return x if to is None else S.cast(x, dtype=to)
+
+
+def _in_dtype_of(x: Any, op: str, arg: str, rule: Any) -> Any:
+    """``_in_dtype`` for an operand that may be a Python number (left as it is)."""
+    if isinstance(x, Tensor) and x._data.dtype.kind not in rule.accept:
+        return _in_dtype(x, op, arg)
+    return x
+
+
+def _composite(fn: Callable) -> Callable:
+    """For an operator built from others (mish from softplus, tanh and mul): an argument
+    error raised by one of those, which names only it (``For 'Softplus', ...``), is raised
+    again naming the operator the user called first."""
+    name = fn.__name__
+
+    @functools.wraps(fn)
+    def op(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except (TypeError, ValueError, IndexError) as e:
+            msg = str(e)
+            if type(e) not in (TypeError, ValueError, IndexError) or f"'{name}'" in msg \
+                    or msg.startswith(f"{name}()"):
+                raise
+            raise type(e)(f"For '{name}', {msg[:1].lower()}{msg[1:]}") from e
+
+    return op
+
+
+def _name_front_end(op: Callable, name: str) -> None:
+    """Give a generated front end the MindSpore function's name. Python's own argument
+    errors use ``__qualname__`` (``sin() got an unexpected keyword argument 'foo'``), and
+    tracebacks and ``repr`` the name, so both are set."""
+    op.__name__ = op.__qualname__ = name
 
 
 def _unary(prim, name: str):
-    def op(x: Any) -> Tensor:
-        return prim(_tensor(x, name))
+    rule = _rules.RULES.get(name)
+    if rule is None:
+        def op(x: Any) -> Tensor:
+            return prim(_tensor(x, name))
+    else:
+        accept = rule.accept
 
-    op.__name__ = name
+        def op(x: Any) -> Tensor:
+            x = _tensor(x, name)
+            # the common case (a dtype the op takes as it is) costs one attribute test
+            return prim(x if x._data.dtype.kind in accept else _in_dtype(x, name))
+
+    _name_front_end(op, name)
     op.__doc__ = f"Elementwise {prim.name}."
     return op
 
@@ -178,8 +260,9 @@ round = _unary(U.round_, "round")
 
 def pow(input: Any, exponent: Any) -> Tensor:
     """``input ** exponent``; either may be a Python number."""
-    return A.pow_(*promote_scalar(_operand(input, "pow", "input"),
-                                  _operand(exponent, "pow", "exponent")))
+    x, y = promote_scalar(_operand(input, "pow", "input"), _operand(exponent, "pow", "exponent"))
+    rule = _rules.RULES["pow"]
+    return A.pow_(_in_dtype_of(x, "pow", "input", rule), _in_dtype_of(y, "pow", "exponent", rule))
 
 
 power = pow
@@ -191,13 +274,14 @@ log10 = _unary(U.log10, "log10")
 erfc = _unary(U.erfc, "erfc")
 
 
+@_composite
 def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     """``log(1 + e^(beta x)) / beta``, and ``x`` itself where ``beta * x > threshold``.
 
     The default (beta 1, threshold 20) is one primitive computing log(1 + e^x) without
     overflow at every x: above the threshold it differs from x by less than e^-20, which
     MindSpore's linear branch drops."""
-    x = _tensor(input, "softplus", "input")
+    x = _in_dtype(_tensor(input, "softplus", "input"), "softplus")
     for arg, v in (("beta", beta), ("threshold", threshold)):
         if not _number(v):
             raise TypeError(f"For 'softplus', '{arg}' must be an int or a float, but got "
@@ -219,24 +303,31 @@ def _float_param(v: Any, op: str, arg: str) -> float:
     """A number parameter of an op (not a tensor operand) as a float."""
     if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
         raise TypeError(f"For '{op}', '{arg}' must be a number, but got {type(v).__name__}.")
+    if not math.isfinite(v):
+        raise ValueError(f"For '{op}', '{arg}' must be finite, but got {v}.")
     return float(v)
 
 
 def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
     """x where x > 0, alpha * x elsewhere."""
     alpha = _float_param(alpha, "leaky_relu", "alpha")
-    return U.leaky_relu(_tensor(x, "leaky_relu"), alpha=alpha)
+    x = _in_dtype(_tensor(x, "leaky_relu"), "leaky_relu", "x")
+    if S.dtype_of(x).kind in "biu":  # MindSpore keeps the dtype: x itself where x > 0
+        return C.select(C.greater(x, 0), x, cast(mul(cast(x, mstype.float32), alpha), x.dtype))
+    return U.leaky_relu(x, alpha=alpha)
 
 
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """x where x > 0, alpha * (e^x - 1) elsewhere."""
-    return U.elu(_tensor(x, "elu"), alpha=_float_param(alpha, "elu", "alpha"))
+    x = _in_dtype(_tensor(x, "elu"), "elu", "x")
+    return U.elu(x, alpha=_float_param(alpha, "elu", "alpha"))
 
 
+@_composite
 def gelu(input: Any, approximate: str = "none") -> Tensor:
     """``x * P(X <= x)`` for a standard normal X (``approximate='none'``), or its tanh
     approximation (``'tanh'``)."""
-    x = _tensor(input, "gelu", "input")
+    x = _in_dtype(_tensor(input, "gelu", "input"), "gelu")
     if approximate not in ("none", "tanh"):
         raise ValueError(f"For 'gelu', 'approximate' must be 'none' or 'tanh', but got "
                          f"{approximate!r}.")
@@ -246,40 +337,77 @@ def gelu(input: Any, approximate: str = "none") -> Tensor:
     return mul(mul(0.5, x), add(1, erf(div(x, math.sqrt(2.0)))))
 
 
+@_composite
 def silu(x: Any) -> Tensor:
-    x = _tensor(x, "silu")
+    x = _in_dtype(_tensor(x, "silu"), "silu", "x")
     return mul(x, sigmoid(x))
 
 
+@_composite
 def mish(x: Any) -> Tensor:
-    x = _tensor(x, "mish")
+    x = _in_dtype(_tensor(x, "mish"), "mish", "x")
     return mul(x, tanh(softplus(x)))
 
 
 def hardswish(x: Any) -> Tensor:
     """``x * relu6(x + 3) / 6``, one primitive."""
-    return U.hswish(_tensor(x, "hardswish"))
+    x = _in_dtype(_tensor(x, "hardswish"), "hardswish", "x")
+    if S.dtype_of(x).kind in "iu":  # MindSpore keeps an integer dtype (truncating)
+        return cast(U.hswish(cast(x, mstype.float64)), x.dtype)
+    return U.hswish(x)
+
+
+def _is_int(v: Any) -> bool:
+    """A Python or NumPy int, not a bool."""
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _flag(v: Any, op: str, arg: str) -> bool:
+    """A bool argument (keep_dims, transpose_a, ...): MindSpore refuses any other type, and
+    so does this (a truthy list or number would silently change the result)."""
+    if not isinstance(v, (bool, np.bool_)):
+        raise TypeError(f"For '{op}', '{arg}' must be a bool, but got {type(v).__name__}.")
+    return bool(v)
+
+
+def _broadcast_shapes(op: str, *named: tuple) -> tuple:
+    """The broadcast shape of ``(name, tensor)`` pairs, or a ValueError naming the op."""
+    try:
+        return np.broadcast_shapes(*(t.shape for _, t in named))
+    except ValueError:
+        shapes = ", ".join(f"'{n}' {list(t.shape)}" for n, t in named)
+        raise ValueError(f"For '{op}', the shapes of {shapes} can not broadcast.") from None
 
 
 def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
 
+@_composite
 def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
     """Clip ``x`` to ``[min, max]``; either bound may be None."""
     x = _tensor(x, "clamp")
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given.")
+    for arg, v in (("min", min), ("max", max)):
+        if v is None or _number(v):
+            continue
+        if not isinstance(v, Tensor):
+            raise TypeError(f"For 'clamp', '{arg}' must be a number, a Tensor or None, but got "
+                            f"{type(v).__name__}.")
+        _broadcast_shapes("clamp", ("x", x), (arg, v))
     if (min is None or _number(min)) and (max is None or _number(max)) \
             and S.dtype_of(x).kind == "f":
         # constant bounds: one primitive (np.clip); the gradient passes where x is unclipped
         return U.clip(x, lo=None if min is None else float(min),
                       hi=None if max is None else float(max))
+    # Tensor bounds: x keeps the gradient at a bound, and a bound gets it only where it
+    # strictly clips, as in MindSpore (clip_by_value splits ties instead)
     out = x
     if min is not None:
-        out = maximum(out, min)
+        out = C.select(C.less(out, min), min, out)
     if max is not None:
-        out = minimum(out, max)
+        out = C.select(C.greater(out, max), max, out)
     return out
 
 
@@ -298,7 +426,22 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
     if clip_value_min is None and clip_value_max is None:
         raise ValueError("For 'clip_by_value', at least one of 'clip_value_min' and "
                          "'clip_value_max' must be given.")
-    return clamp(x, clip_value_min, clip_value_max)
+    return _clip_by_value(x, clip_value_min, clip_value_max)
+
+
+@_composite
+def _clip_by_value(x: Any, lo: Any, hi: Any) -> Tensor:
+    """maximum then minimum: a tie with a bound shares the gradient, as in MindSpore."""
+    out = _tensor(x, "clip_by_value")
+    for name, bound in (("clip_value_min", lo), ("clip_value_max", hi)):
+        if bound is not None and not isinstance(bound, Tensor) and not _number(bound):
+            raise TypeError(f"For 'clip_by_value', '{name}' must be a Tensor, a number or "
+                            f"None, but got {type(bound).__name__}.")
+    if lo is not None:
+        out = maximum(out, lo)
+    if hi is not None:
+        out = minimum(out, hi)
+    return out
 
 
 def select(cond: Any, x: Any, y: Any) -> Tensor:
@@ -313,12 +456,14 @@ def where(condition: Any, x: Any, y: Any) -> Tensor:
     return select(condition, x, y)
 
 
+@_composite
 def isclose(input: Any, other: Any, rtol: float = 1e-05, atol: float = 1e-08,
             equal_nan: bool = False) -> Tensor:
     """Where ``|input - other| <= atol + rtol * |other|`` (as np.isclose): infinities of
     the same sign are close, NaNs only with ``equal_nan``."""
     x = _tensor(input, "isclose", "input")
     y = _tensor(other, "isclose", "other")
+    _broadcast_shapes("isclose", ("input", x), ("other", y))
     if x.dtype != y.dtype:
         raise TypeError(f"For 'isclose', 'input' and 'other' must have the same dtype, but "
                         f"got {x.dtype} and {y.dtype}.")
@@ -342,7 +487,7 @@ def cast(x: Any, dtype: Any) -> Tensor:
 
 
 def dtype(x: Tensor) -> mstype.DType:
-    return x.dtype
+    return _tensor(x, "dtype").dtype
 
 
 def zeros_like(x: Any, dtype: Any = None) -> Tensor:
@@ -355,51 +500,136 @@ def ones_like(x: Any, dtype: Any = None) -> Tensor:
     return out if dtype is None else cast(out, dtype)
 
 
-def _shape_arg(shape: Any, op: str) -> tuple:
-    if isinstance(shape, int):
-        return (shape,)
+def _is_int(v: Any) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _int_scalar(v: Any) -> bool:
+    """A one-element integer Tensor, which may stand for a dimension."""
+    return isinstance(v, Tensor) and v.size == 1 and v._data.dtype.kind in "iu"
+
+
+def _shape_arg(shape: Any, op: str, arg: str = "shape") -> tuple:
+    """A shape given as an int, a tuple or list of ints, or an integer Tensor; a float
+    (``(2.5, 2)``) is a TypeError, as in MindSpore, not truncated."""
+    if _is_int(shape):
+        return (int(shape),)
     if isinstance(shape, Tensor):
+        if shape._data.dtype.kind not in "iu" or shape.ndim > 1:
+            raise TypeError(f"For '{op}', '{arg}' must be a 0-D or 1-D integer Tensor, but got "
+                            f"{shape.dtype} of shape {list(shape.shape)}.")
         return tuple(int(v) for v in shape.asnumpy().reshape(-1))
-    try:
-        return tuple(int(s) for s in shape)
-    except TypeError:
-        raise TypeError(f"For '{op}', 'shape' must be an int or a tuple of ints, but got "
-                        f"{shape!r}.") from None
+    if isinstance(shape, (tuple, list)) and builtins.all(_is_int(d) or _int_scalar(d)
+                                                         for d in shape):
+        return tuple(int(d) for d in shape)
+    raise TypeError(f"For '{op}', '{arg}' must be an int or a tuple of ints, but got "
+                    f"{shape!r}.")
+
+
+_MAX_BYTES = 2 ** 40  # 1 TiB: more than any one array here can be
+
+
+def _sizes(shape: tuple, op: str, arg: str = "shape", itemsize: int = 8) -> tuple:
+    """A shape of a new tensor: no negative sizes, and no absurd size (a clear error naming
+    the op, rather than a MemoryError from deep inside NumPy)."""
+    if builtins.any(d < 0 for d in shape):
+        raise ValueError(f"For '{op}', each size in '{arg}' must be >= 0, but got {shape}.")
+    if math.prod(shape) * itemsize > _MAX_BYTES:
+        raise ValueError(f"For '{op}', '{arg}' {shape} asks for {math.prod(shape)} "
+                         f"elements, more than can be allocated.")
+    return shape
+
+
+def _scalar_value(v: Any, op: str, arg: str) -> Any:
+    """A fill value: a number, a bool or a one-element Tensor."""
+    if isinstance(v, Tensor) and v.size == 1:
+        return v.asnumpy().reshape(()).item()
+    if isinstance(v, (bool, int, float, complex, np.generic)):
+        return v
+    raise TypeError(f"For '{op}', '{arg}' must be a number, a bool or a one-element Tensor, "
+                    f"but got {type(v).__name__}.")
 
 
 def fill(type: Any, shape: Any, value: Any) -> Tensor:
     """A tensor of ``shape`` filled with ``value`` (MindSpore's ``ops.fill(type, shape, value)``)."""
-    return S.full(shape=_shape_arg(shape, "fill"), value=value, dtype=mstype.to_numpy(type, "fill"))
+    return _fill(type, shape, value, "fill")
+
+
+def _fill(type: Any, shape: Any, value: Any, op: str) -> Tensor:
+    dt = mstype.to_numpy(type, op)
+    return S.full(shape=_sizes(_shape_arg(shape, op), op), value=_scalar_value(value, op, "value"),
+                  dtype=dt)
 
 
 def full(size: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    """A tensor of shape ``size`` filled with ``fill_value`` (its dtype follows the value
+    when ``dtype`` is None)."""
+    fill_value = _scalar_value(fill_value, "full", "fill_value")
     if dtype is None:
         dtype = mstype.float32 if isinstance(fill_value, float) else (
             mstype.bool_ if isinstance(fill_value, bool) else mstype.int64)
-    return fill(dtype, size, fill_value)
+    return _fill(dtype, size, fill_value, "full")
 
 
 def zeros(shape: Any, dtype: Any = None) -> Tensor:
-    return fill(dtype or mstype.float32, shape, 0)
+    return _fill(dtype or mstype.float32, shape, 0, "zeros")
 
 
 def ones(shape: Any, dtype: Any = None) -> Tensor:
-    return fill(dtype or mstype.float32, shape, 1)
+    return _fill(dtype or mstype.float32, shape, 1, "ones")
 
 
 def eye(n: int, m: int | None = None, dtype: Any = None) -> Tensor:
+    """The ``n`` x ``m`` (``n`` x ``n``) matrix with ones on the diagonal."""
+    for arg, v in (("n", n), ("m", m)):
+        if (v is not None or arg == "n") and (not _is_int(v) or v < 0):
+            raise TypeError(f"For 'eye', '{arg}' must be a non-negative int, but got {v!r}.")
+    _sizes((n, n if m is None else m), "eye", "n, m")
     return Tensor(np.eye(n, m, dtype=mstype.to_numpy(dtype or mstype.float32, "eye")))
 
 
 def arange(start: Any = 0, end: Any = None, step: Any = 1, *, dtype: Any = None) -> Tensor:
+    """The numbers from ``start`` (inclusive) to ``end`` (exclusive) in steps of ``step``;
+    ``arange(n)`` counts from 0. A zero step, or one leading away from ``end``, is a
+    ValueError, as in MindSpore."""
     if end is None:
         start, end = 0, start
+    bounds = {"start": start, "end": end, "step": step}
+    for arg, v in bounds.items():
+        if isinstance(v, Tensor) and v.ndim == 0:
+            v = bounds[arg] = v.item()
+        if isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating)):
+            raise TypeError(f"For 'arange', '{arg}' must be an int, a float or a 0-D Tensor, "
+                            f"but got {type(v).__name__}.")
+    start, end, step = bounds["start"], bounds["end"], bounds["step"]
+    if not builtins.all(math.isfinite(v) for v in (start, end, step)):
+        raise ValueError(f"For 'arange', 'start', 'end' and 'step' must be finite, but got "
+                         f"{start}, {end} and {step}.")
+    if step == 0:
+        raise ValueError("For 'arange', 'step' must not be 0.")
+    if (end - start) * step < 0:
+        raise ValueError(f"For 'arange', 'step' {step} leads away from 'end': it must be "
+                         f"{'positive' if end > start else 'negative'} to go from {start} "
+                         f"to {end}.")
+    _sizes((builtins.max(math.ceil((end - start) / step), 0),), "arange", "end")
     arr = np.arange(start, end, step)
     return Tensor(arr, dtype=dtype) if dtype is not None else Tensor(arr.tolist() if arr.size else arr)
 
 
 def linspace(start: float, end: float, steps: int) -> Tensor:
-    return Tensor(np.linspace(start, end, steps, dtype=np.float32))
+    """``steps`` evenly spaced Float32 numbers from ``start`` to ``end`` (both included)."""
+    bounds = {"start": start, "end": end}
+    for arg, v in bounds.items():
+        if isinstance(v, Tensor) and v.size == 1:
+            bounds[arg] = v.asnumpy().reshape(()).item()
+        elif not _number(v) and not isinstance(v, (np.integer, np.floating)):
+            raise TypeError(f"For 'linspace', '{arg}' must be a number or a one-element "
+                            f"Tensor, but got {type(v).__name__}.")
+    if not _is_int(steps) or steps < 0:
+        raise TypeError(f"For 'linspace', 'steps' must be a non-negative int, but got "
+                        f"{steps!r}.")
+    _sizes((steps,), "linspace", "steps")
+    return Tensor(np.linspace(bounds["start"], bounds["end"], steps, dtype=np.float32))
 
 
 def depend(value: Any, expr: Any) -> Any:
@@ -418,18 +648,34 @@ def stop_gradient(x: Any) -> Any:
 
 
 # --- shapes ---------------------------------------------------------------------------------
-def _axis(axis: int, ndim: int, op: str) -> int:
-    if not isinstance(axis, (int, np.integer)) or isinstance(axis, bool):
-        raise TypeError(f"For '{op}', 'axis' must be an int, but got {type(axis).__name__}.")
-    if not -ndim <= axis < builtins.max(ndim, 1):
-        raise ValueError(f"For '{op}', 'axis' must be in range [{-ndim}, {ndim}), but got "
-                         f"{axis}.")
-    return int(axis) % builtins.max(ndim, 1)
+def _axis(axis: int, ndim: int, op: str, arg: str = "axis") -> int:
+    """One axis of a tensor of rank ``ndim``, normalized to ``[0, ndim)``. A 0-d tensor
+    takes 0 and -1 (as MindSpore's reductions do) and gives 0."""
+    if not _is_int(axis):
+        raise TypeError(f"For '{op}', '{arg}' must be an int, but got {type(axis).__name__}.")
+    n = builtins.max(ndim, 1)
+    if not -n <= axis < n:
+        raise ValueError(f"For '{op}', '{arg}' must be in range [{-n}, {n}), but got {axis} "
+                         f"(out of range for a tensor of rank {ndim}).")
+    return int(axis) % n
+
+
+def _axis_given(axis: Any, op: str) -> None:
+    """For the ops that normalize along axes (softmax): None or () would mean every axis
+    to a reduction, but here name no axis; MindSpore refuses them."""
+    if axis is None or isinstance(axis, (tuple, list)) and not axis:
+        raise ValueError(f"For '{op}', 'axis' must be an int or a non-empty tuple of ints, "
+                         f"but got {axis!r}.")
 
 
 def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
-    """Normalize a reduction axis spec: None or () means all axes."""
+    """Normalize a reduction axis spec: None or () means all axes. A 0-d tensor has only
+    itself to reduce: its axes 0 and -1 are all of it (None)."""
     if axis is None or (isinstance(axis, (tuple, list)) and len(axis) == 0):
+        return None
+    if ndim == 0:
+        for a in (axis if isinstance(axis, (tuple, list)) else (axis,)):
+            _axis(a, 0, op)
         return None
     if isinstance(axis, (tuple, list)):
         axes = [_axis(a, ndim, op) for a in axis]
@@ -445,15 +691,15 @@ def _axes(axis: Any, ndim: int, op: str) -> tuple | None:
 
 
 def shape(x: Tensor) -> tuple:
-    return x.shape
+    return _tensor(x, "shape").shape
 
 
 def rank(x: Tensor) -> int:
-    return x.ndim
+    return _tensor(x, "rank").ndim
 
 
 def size(x: Tensor) -> int:
-    return x.size
+    return _tensor(x, "size").size
 
 
 def reshape(x: Any, shape: Any) -> Tensor:
@@ -480,8 +726,11 @@ def transpose(x: Any, input_perm: Any = None) -> Tensor:
     """Permute the axes (reverse them when ``input_perm`` is None)."""
     x = _tensor(x, "transpose")
     n = x.ndim
+    if input_perm is not None and not isinstance(input_perm, (tuple, list)):
+        raise TypeError(f"For 'transpose', 'input_perm' must be a tuple of ints, but got "
+                        f"{type(input_perm).__name__}.")
     perm = tuple(range(n - 1, -1, -1)) if input_perm is None else tuple(
-        _axis(p, n, "transpose") for p in input_perm)
+        _axis(p, n, "transpose", "input_perm") for p in input_perm)
     if sorted(perm) != list(range(n)):
         raise ValueError(f"For 'transpose', 'input_perm' {tuple(input_perm)} is not a "
                          f"permutation of the {n} axes of a tensor of shape {list(x.shape)}.")
@@ -493,6 +742,8 @@ permute = transpose
 
 def swapaxes(x: Any, axis0: int, axis1: int) -> Tensor:
     x = _tensor(x, "swapaxes")
+    if x.ndim == 0:
+        raise ValueError("For 'swapaxes', 'x' must have rank >= 1, but got a 0-D Tensor.")
     perm = list(range(x.ndim))
     a, b = _axis(axis0, x.ndim, "swapaxes"), _axis(axis1, x.ndim, "swapaxes")
     perm[a], perm[b] = perm[b], perm[a]
@@ -511,11 +762,13 @@ unsqueeze = expand_dims
 
 
 def squeeze(x: Any, axis: Any = None) -> Tensor:
+    """``x`` without the size-1 axes in ``axis``; all of them when ``axis`` is None or
+    empty (as in MindSpore, whose ``Squeeze()`` default is ``axis=()``)."""
     x = _tensor(x, "squeeze")
-    if axis is None:
+    axes = _axes(axis, x.ndim, "squeeze")
+    if axes is None:
         new = tuple(d for d in x.shape if d != 1)
     else:
-        axes = _axes(axis, x.ndim, "squeeze") or ()
         for a in axes:
             if x.shape[a] != 1:
                 raise ValueError(f"For 'squeeze', axis {a} of a tensor of shape "
@@ -611,26 +864,40 @@ def unstack(input_x: Any, axis: int = 0) -> tuple:
 def split(x: Any, split_size_or_sections: Any, axis: int = 0) -> tuple:
     """Split into chunks of a given size, or of the sizes in a list."""
     x = _tensor(x, "split")
+    if x.ndim == 0:
+        raise ValueError("For 'split', 'x' must have rank >= 1, but got a scalar.")
     a = _axis(axis, x.ndim, "split")
     n = x.shape[a]
-    if isinstance(split_size_or_sections, int):
-        sizes = [split_size_or_sections] * (n // split_size_or_sections)
-        if n % split_size_or_sections:
-            sizes.append(n % split_size_or_sections)
+    chunk = split_size_or_sections
+    if _is_int(chunk):
+        if chunk <= 0:
+            raise ValueError(f"For 'split', 'split_size_or_sections' must be a positive int "
+                             f"(the size of each chunk), but got {chunk}.")
+        sizes = [int(chunk)] * (n // chunk)
+        if n % chunk or not n:  # an empty axis is one empty chunk, as in MindSpore
+            sizes.append(n % chunk)
+    elif isinstance(chunk, (tuple, list)):
+        sizes = list(chunk)
+        if builtins.any(not _is_int(s) or s < 0 for s in sizes):
+            raise ValueError(f"For 'split', sections must be non-negative ints, but got "
+                             f"{sizes}.")
     else:
-        sizes = list(split_size_or_sections)
+        raise TypeError(f"For 'split', 'split_size_or_sections' must be an int or a tuple or "
+                        f"list of ints, but got {type(chunk).__name__}.")
     if builtins.sum(sizes) != n:
         raise ValueError(f"For 'split', sections {sizes} do not add up to the size {n} of "
                          f"axis {a} of a tensor of shape {list(x.shape)}.")
-    if builtins.any(not isinstance(s, (int, np.integer)) or s < 0 for s in sizes):
-        raise ValueError(f"For 'split', sections must be non-negative ints, but got {sizes}.")
     if not sizes:
         return ()
     return S.split(x, axis=a, sizes=tuple(int(s) for s in sizes))
 
 
 def flip(x: Any, dims: Any) -> Tensor:
+    """``x`` reversed along each axis in ``dims`` (an empty tuple reverses none, as in
+    MindSpore; None reverses all)."""
     x = _tensor(x, "flip")
+    if isinstance(dims, (tuple, list)) and not dims:
+        return x
     axes = _axes(dims, x.ndim, "flip") or tuple(range(x.ndim))
     index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))
     return S.getitem(x, index=index)
@@ -641,7 +908,7 @@ def _index_part(i: Any, arrays: list, x: Tensor) -> Any:
         arrays.append(i)
         return S.ArraySlot(len(arrays) - 1)
     if isinstance(i, (list, np.ndarray)):
-        arrays.append(_near(Tensor(np.asarray(i)), x))
+        arrays.append(_near(_converted(i, "getitem", "index"), x))
         return S.ArraySlot(len(arrays) - 1)
     if isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis:
         return int(i) if isinstance(i, np.integer) else i
@@ -655,6 +922,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     """``x[index]`` with ints, slices (with steps), None, Ellipsis, bool masks and integer
     arrays."""
     arrays: list = []
+    x = _tensor(x, "getitem")
     if isinstance(index, tuple):
         template = tuple(_index_part(i, arrays, x) for i in index)
     else:
@@ -700,6 +968,9 @@ def _setitem(x: Tensor, index: Any, value: Any) -> Tensor:
 def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     """Take the slices of ``x`` at ``indices`` along ``axis``."""
     x = _tensor(x, "gather")
+    if x.ndim == 0:
+        raise ValueError("For 'gather', 'input_params' must have rank >= 1, but got a 0-D "
+                         "Tensor.")
     a = _axis(axis, x.ndim, "gather")
     idx = _tensor(indices, "gather", "input_indices")
     if idx.dtype.np_dtype.kind not in "iu":
@@ -732,6 +1003,9 @@ def _int_tensor(x: Any, op: str, arg: str) -> Tensor:
 def index_select(input: Any, axis: int, index: Any) -> Tensor:
     """The slices of ``input`` at the 1-D integer ``index`` along ``axis``."""
     x = _tensor(input, "index_select", "input")
+    if x.ndim == 0:
+        raise ValueError("For 'index_select', 'input' must have rank >= 1, but got a 0-D "
+                         "Tensor.")
     a = _axis(axis, x.ndim, "index_select")
     idx = _int_tensor(index, "index_select", "index")
     if idx.ndim != 1:
@@ -784,6 +1058,7 @@ def tensor_scatter_update(input_x: Any, indices: Any, updates: Any) -> Tensor:
     return IX.tensor_scatter_update(x, idx, u)
 
 
+@_composite
 def scatter_add(input_x: Any, indices: Any, updates: Any) -> Tensor:
     """MindSpore's ``scatter_add``: ``updates[i...]`` is added to row ``indices[i...]`` of
     ``input_x``; returns the sum, and a Parameter ``input_x`` takes it as its new value."""
@@ -804,10 +1079,17 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0,
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 0:
         raise ValueError(f"For 'one_hot', 'depth' must be a non-negative int, but got "
                          f"{depth!r}.")
+    _sizes(idx.shape + (int(depth),), "one_hot", "depth")
+    if not _is_int(axis):
+        raise TypeError(f"For 'one_hot', 'axis' must be an int, but got {type(axis).__name__}.")
     if not -1 <= axis <= idx.ndim:
         raise ValueError(f"For 'one_hot', 'axis' must be in [-1, {idx.ndim}], but got {axis}.")
     on = _tensor(on_value, "one_hot", "on_value")
     off = _tensor(off_value, "one_hot", "off_value")
+    for arg, v in (("on_value", on), ("off_value", off)):
+        if v.size != 1:
+            raise ValueError(f"For 'one_hot', '{arg}' must be a number or a one-element "
+                             f"Tensor, but got shape {list(v.shape)}.")
     return IX.one_hot(idx, on, off, depth=int(depth), axis=idx.ndim if axis == -1 else axis)
 
 
@@ -909,61 +1191,103 @@ def _reduces_nothing(x: Tensor) -> bool:
 
 
 def reduce_sum(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_sum")
-    axes = _axes(axis, x.ndim, "reduce_sum")
+    return _reduce_sum(x, axis, keep_dims, "reduce_sum")
+
+
+def _reduce_sum(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
+    x = _tensor(x, op)
+    axes = _axes(axis, x.ndim, op)
     if axes is None and _reduces_nothing(x):
         return x
-    return R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
+    return R.reduce_sum(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
 
 
 def reduce_mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_mean")
-    axes = _axes(axis, x.ndim, "reduce_mean")
+    return _reduce_mean(x, axis, keep_dims, "reduce_mean")
+
+
+def _reduce_mean(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
+    x = _in_dtype(_tensor(x, op), "mean", "x", op)
+    axes = _axes(axis, x.ndim, op)
+    keep = _flag(keep_dims, op, "keep_dims")
     if axes is None and _reduces_nothing(x):
         return x
     if x._data.dtype.kind in "fc":
-        return R.reduce_mean(x, axis=axes, keepdims=bool(keep_dims))
-    # an integer mean divides the widened sum (its dtype follows that division)
-    total = R.reduce_sum(x, axis=axes, keepdims=bool(keep_dims))
-    return A.div(total, R.count(x.shape, axes))
+        return R.reduce_mean(x, axis=axes, keepdims=keep)
+    # an integer mean keeps the input's dtype, as MindSpore's: the float64 quotient of the
+    # widened sum, truncated
+    total = R.reduce_sum(x, axis=axes, keepdims=keep)
+    return S.cast(A.div(S.cast(total, dtype=np.dtype(np.float64)), R.count(x.shape, axes)),
+                  dtype=x._data.dtype)
+
+
+def _empty_slices(x: Tensor, axes: tuple | None) -> bool:
+    """Whether reducing ``x`` over ``axes`` (all when None) reduces empty slices: then
+    there is no maximum, minimum or arg of one, though the sum (0) and product (1) exist."""
+    if x.size:
+        return False
+    if axes is None:
+        return True
+    return builtins.any(x.shape[a] == 0 for a in axes)
+
+
+def _nonempty(x: Tensor, axes: tuple | None, op: str) -> None:
+    if _empty_slices(x, axes):
+        where = "" if axes is None else f" along axis {axes[0] if len(axes) == 1 else axes}"
+        raise ValueError(f"For '{op}', the input of shape {list(x.shape)} has no element "
+                         f"to reduce{where}: the reduction of an empty slice is undefined.")
+
+
+def _reduce_extreme(x: Any, axis: Any, keep_dims: bool, op: str, prim: Any) -> Tensor:
+    # the dtype rule is amax's or amin's, whichever name the op was called by
+    x = _in_dtype(_tensor(x, op), "amax" if prim is R.reduce_max else "amin", "x", op)
+    axes = _axes(axis, x.ndim, op)
+    _nonempty(x, axes, op)
+    return prim(x, axis=axes, keepdims=_flag(keep_dims, op, "keep_dims"))
 
 
 def reduce_max(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_max")
-    return R.reduce_max(x, axis=_axes(axis, x.ndim, "reduce_max"), keepdims=bool(keep_dims))
+    return _reduce_extreme(x, axis, keep_dims, "reduce_max", R.reduce_max)
 
 
 def reduce_min(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "reduce_min")
-    return R.reduce_min(x, axis=_axes(axis, x.ndim, "reduce_min"), keepdims=bool(keep_dims))
+    return _reduce_extreme(x, axis, keep_dims, "reduce_min", R.reduce_min)
 
 
 def reduce_prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Product over ``axis`` (all axes when None). Its gradient is the product of the other
     elements, computed without division, so it is exact where inputs are zero."""
-    x = _tensor(x, "reduce_prod")
-    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, "reduce_prod"), keepdims=bool(keep_dims))
+    return _reduce_prod(x, axis, keep_dims, "reduce_prod")
+
+
+def _reduce_prod(x: Any, axis: Any, keep_dims: bool, op: str) -> Tensor:
+    x = _tensor(x, op)
+    wide = _rules.result_of_sum(S.dtype_of(x))
+    if wide != S.dtype_of(x):  # bool and narrow integers multiply in int64, as MindSpore's
+        x = S.cast(x, dtype=wide)
+    return PR.reduce_prod(x, axis=_axes(axis, x.ndim, op),
+                          keepdims=_flag(keep_dims, op, "keep_dims"))
 
 
 def sum(x: Any, dim: Any = None, keepdim: bool = False, *, dtype: Any = None) -> Tensor:
-    out = reduce_sum(x, dim, keepdim)
+    out = _reduce_sum(x, dim, keepdim, "sum")
     return out if dtype is None else cast(out, dtype)
 
 
 def mean(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return reduce_mean(x, axis, keep_dims)
+    return _reduce_mean(x, axis, keep_dims, "mean")
 
 
 def prod(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    return reduce_prod(x, axis, keep_dims)
+    return _reduce_prod(x, axis, keep_dims, "prod")
 
 
 def amax(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    return reduce_max(x, axis, keepdims)
+    return _reduce_extreme(x, axis, keepdims, "amax", R.reduce_max)
 
 
 def amin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    return reduce_min(x, axis, keepdims)
+    return _reduce_extreme(x, axis, keepdims, "amin", R.reduce_min)
 
 
 def _truth(x: Any, op: str) -> Tensor:
@@ -976,14 +1300,15 @@ def all(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     False (so an empty input gives True)."""
     b = _truth(input, "all")
     false_count = R.reduce_sum(C.logical_not(b), axis=_axes(axis, b.ndim, "all"),
-                               keepdims=bool(keep_dims))
+                               keepdims=_flag(keep_dims, "all", "keep_dims"))
     return equal(false_count, 0)
 
 
 def any(input: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
     """Logical OR over ``axis`` (all axes when None), as a bool Tensor."""
     b = _truth(input, "any")
-    true_count = R.reduce_sum(b, axis=_axes(axis, b.ndim, "any"), keepdims=bool(keep_dims))
+    true_count = R.reduce_sum(b, axis=_axes(axis, b.ndim, "any"),
+                              keepdims=_flag(keep_dims, "any", "keep_dims"))
     return greater(true_count, 0)
 
 
@@ -991,7 +1316,7 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
            keepdims: Any = None) -> Tensor:
     """Indices (Int64) of the maxima along ``dim`` (of the flattened input when None).
     ``axis`` and ``keepdims`` are accepted as other names of ``dim`` and ``keepdim``."""
-    x = _tensor(input, "argmax", "input")
+    x = _in_dtype(_tensor(input, "argmax", "input"), "argmax")
     if axis is not None:
         if dim is not None:
             raise TypeError("For 'argmax', give 'dim' or 'axis', not both.")
@@ -999,13 +1324,21 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
     if keepdims is not None:
         keepdim = keepdims
     a = None if dim is None else _axis(dim, x.ndim, "argmax")
-    return R.argmax(x, axis=a, keepdims=bool(keepdim))
+    _nonempty(x, None if a is None else (a,), "argmax")
+    return R.argmax(x, axis=a, keepdims=_flag(keepdim, "argmax", "keepdim"))
 
 
 def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
-    x = _tensor(x, "argmin")
+    """Indices of the minima along ``axis`` (of the flattened input when None), as Int32
+    (MindSpore's ``ops.argmin`` gives Int32 where ``argmax`` gives Int64)."""
+    return S.cast(_argmin64(_tensor(x, "argmin"), axis, keepdims), dtype=_rules.INT32)
+
+
+def _argmin64(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+    x = _in_dtype(x, "argmin", "x")
     a = None if axis is None else _axis(axis, x.ndim, "argmin")
-    return R.argmin(x, axis=a, keepdims=bool(keepdims))
+    _nonempty(x, None if a is None else (a,), "argmin")
+    return R.argmin(x, axis=a, keepdims=_flag(keepdims, "argmin", "keepdims"))
 
 
 def _full_like(x: Tensor, value: Any) -> Tensor:
@@ -1019,11 +1352,16 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
     ``axis=None`` the value is the reduction of every element (ties share the gradient) and
     the index is 0. ``where`` (which needs ``initial``) replaces the unselected elements by
     ``initial``; ``initial`` also bounds the result."""
-    x = _tensor(x, op, "input")
+    x = _in_dtype(_tensor(x, op, "input"), op)
+    keepdims = _flag(keepdims, op, "keepdims")
     if where is not None:
         if initial is None:
             raise ValueError(f"For '{op}', 'initial' must be given when 'where' is.")
         x = select(_tensor(where, op, "where"), x, _full_like(x, initial))
+    if x.ndim == 0 and axis is not None:  # a 0-d input's axis 0 (or -1) is all of it
+        _axis(axis, 0, op)
+        axis = None
+    _nonempty(x, None if axis is None else (_axis(axis, x.ndim, op),), op)
     if axis is None:
         values, index = reduce(x), _near(Tensor(np.array(0, np.int64)), x)
     else:
@@ -1032,6 +1370,8 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         positions = reshape(arange(x.shape[a], dtype=index.dtype),
                             tuple(-1 if i == a else 1 for i in builtins.range(x.ndim)))
         values = reduce_sum(select(equal(positions, index), x, zeros_like(x)), a, True)
+        if values.dtype != x.dtype:  # an integer sum widens: the values keep x's dtype
+            values = cast(values, x.dtype)
         if not keepdims:
             values, index = squeeze(values, a), squeeze(index, a)
     if initial is not None:
@@ -1050,7 +1390,7 @@ def min(input: Any, axis: Any = None, keepdims: bool = False, *, initial: Any = 
         where: Any = None) -> tuple:
     """``(minimum values, their indices)`` along ``axis`` (MindSpore 2.x)."""
     return _extreme_with_index(input, axis, keepdims, initial, where, "min", reduce_min,
-                               argmin, minimum)
+                               _argmin64, minimum)
 
 
 def cumsum(x: Any, axis: int, dtype: Any = None) -> Tensor:
@@ -1075,6 +1415,11 @@ def _running(x: Any, axis: int, exclusive: bool, reverse: bool, dtype: Any, op: 
     x = _tensor(x, op)
     if dtype is not None:
         x = cast(x, dtype)
+    if unit == 0:
+        x = _in_dtype(x, "cumsum", "x")
+    else:  # bool and narrow integers multiply in int64, as MindSpore's CumProd
+        wide = _rules.result_of_sum(S.dtype_of(x))
+        x = x if wide == S.dtype_of(x) else S.cast(x, dtype=wide)
     if x.ndim == 0:
         return (zeros_like(x) if unit == 0 else ones_like(x)) if exclusive else x
     a = _axis(axis, x.ndim, op)
@@ -1100,18 +1445,34 @@ def _cumprod_ext(x: Any, axis: int, exclusive: bool = False, reverse: bool = Fal
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    x = _tensor(x, "var")
-    return RF.reduce_var(x, axis=_axes(axis, x.ndim, "var"), keepdims=bool(keepdims), ddof=ddof)
+    """The variance over ``axis`` (all axes when None), divided by ``N - ddof``. Float
+    tensors only (MindSpore refuses integer, bool and complex ones)."""
+    return _var(x, axis, ddof, keepdims, "var")
 
 
+def _var(x: Any, axis: Any, ddof: Any, keepdims: bool, op: str) -> Tensor:
+    x = _in_dtype(_tensor(x, op), op, "x")
+    if x.ndim == 0 and not (axis is None or isinstance(axis, (tuple, list)) and not axis):
+        # MindSpore's var and std take no axis of a 0-d input (its sum and mean do)
+        raise ValueError(f"For '{op}', a 0-D input has no axis, but got 'axis' {axis!r}; "
+                         f"give axis=None.")
+    if not _is_int(ddof):
+        raise TypeError(f"For '{op}', 'ddof' must be an int, but got {type(ddof).__name__}.")
+    return RF.reduce_var(x, axis=_axes(axis, x.ndim, op), keepdims=_flag(keepdims, op, "keepdims"),
+                         ddof=ddof)
+
+
+@_composite
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
-    return sqrt(var(x, axis, ddof, keepdims))
+    """The standard deviation (the square root of ``var``); float tensors only."""
+    return sqrt(_var(x, axis, ddof, keepdims, "std"))
 
 
 _INF = float("inf")
 _MATRIX_ORDS = ("fro", "nuc", _INF, -_INF, 1, -1, 2, -2)
 
 
+@_composite
 def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
          dtype: Any = None) -> Tensor:
     """MindSpore's ``ops.norm``: a vector norm over an int ``dim`` (or of a 1-D ``A``), a matrix
@@ -1120,7 +1481,17 @@ def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
     x = _tensor(A, "norm", "A")
     if dtype is not None:
         x = cast(x, dtype)
-    keep = bool(keepdim)
+    x = _in_dtype(x, "norm", "A")  # integers in float32, bool refused
+    if S.dtype_of(x).kind == "c":
+        # a complex tensor's norms are those of its moduli (real, as NumPy's), except the
+        # matrix norms of singular values, which need the complex SVD
+        matrix = (isinstance(dim, (tuple, list)) and len(dim) == 2) or (
+            dim is None and ord is not None and x.ndim == 2)
+        if matrix and isinstance(ord, (str, int)) and ord in ("nuc", 2, -2):
+            raise TypeError(f"For 'norm', the matrix norm ord={ord!r} of a complex Tensor "
+                            f"({x.dtype}) is not supported.")
+        x = abs(x)
+    keep = _flag(keepdim, "norm", "keepdim")
     if dim is None:
         if ord is None:
             return RF.reduce_norm(x, axis=None, keepdims=keep)
@@ -1139,13 +1510,10 @@ def norm(A: Any, ord: Any = None, dim: Any = None, keepdim: bool = False, *,
 
 
 def _norm_dim(d: Any, x: Tensor) -> int:
-    if not isinstance(d, (int, np.integer)) or isinstance(d, bool):
+    if not _is_int(d):
         raise TypeError(f"For 'norm', 'dim' must be an int or a tuple of ints, but got "
                         f"{type(d).__name__}.")
-    if not -x.ndim <= d < builtins.max(x.ndim, 1):
-        raise ValueError(f"For 'norm', 'dim' {d} is out of range for 'A' of shape "
-                         f"{list(x.shape)}.")
-    return int(d) % builtins.max(x.ndim, 1)
+    return _axis(d, x.ndim, "norm", "dim")
 
 
 def _vector_norm(x: Tensor, ord: Any, d: int, keep: bool) -> Tensor:
@@ -1153,7 +1521,9 @@ def _vector_norm(x: Tensor, ord: Any, d: int, keep: bool) -> Tensor:
         raise ValueError(f"For 'norm', 'ord' of a vector norm (an int 'dim' or a 1-D 'A') must "
                          f"be a number, inf or -inf, but got {ord!r}; 'fro' and 'nuc' need a "
                          f"2-tuple 'dim'.")
-    axis = (d,)
+    axis = (d,) if x.ndim else None  # a 0-d A: its only element
+    if ord in (_INF, -_INF):
+        _nonempty(x, axis, "norm")
     if ord is None or ord == 2:
         return RF.reduce_norm(x, axis=axis, keepdims=keep)
     if ord == _INF:
@@ -1197,14 +1567,20 @@ def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
     return S.reshape(out, shape=tuple(n for i, n in enumerate(x.shape) if i not in reduced))
 
 
+@_composite
 def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _tensor(x, "logsumexp")
+    x = _in_dtype(_tensor(x, "logsumexp"), "logsumexp", "x")
     axes = _axes(axis, x.ndim, "logsumexp")
     # the shift by the maximum only keeps exp in range: it is a constant for the derivatives;
-    # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN)
-    m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
-    m = C.select(C.isfinite(m), m, 0)
-    total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=bool(keep_dims))
+    # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN),
+    # and so does an empty slice, which has no maximum (its sum of exps is 0: -inf)
+    if _empty_slices(x, axes):
+        m = R.reduce_sum(S.stop_gradient(A.mul(x, 0)), axis=axes, keepdims=True)
+    else:
+        m = R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True)
+        m = C.select(C.isfinite(m), m, 0)
+    keep_dims = _flag(keep_dims, "logsumexp", "keep_dims")
+    total = R.reduce_sum(U.exp(A.sub(x, m)), axis=axes, keepdims=keep_dims)
     return A.add(U.log(total), m if keep_dims else S.reshape(m, shape=total.shape))
 
 
@@ -1213,13 +1589,21 @@ def softmax(input: Any, axis: Any = -1, *, dtype: Any = None) -> Tensor:
     x = _tensor(input, "softmax", "input")
     if dtype is not None:
         x = cast(x, dtype)
+    x = _in_dtype(x, "softmax")
+    if x.ndim == 0:
+        raise ValueError("For 'softmax', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    _axis_given(axis, "softmax")
     axes = _axes(axis, x.ndim, "softmax")
     return RF.softmax(x, axis=tuple(range(x.ndim)) if axes is None else axes)
 
 
+@_composite
 def log_softmax(x: Any, axis: Any = -1) -> Tensor:
-    x = _tensor(x, "log_softmax")
+    x = _in_dtype(_tensor(x, "log_softmax"), "log_softmax", "x")
+    _axis_given(axis, "log_softmax")
     axes = _axes(axis, x.ndim, "log_softmax")
+    if x.size == 0:  # an empty input gives an empty result (the shift has no maximum)
+        return A.sub(x, S.stop_gradient(x))
     z = A.sub(x, R.reduce_max(S.stop_gradient(x), axis=axes, keepdims=True))
     # z + (-log sum exp z): the cotangent of the small term is summed before it is negated
     return A.add(z, A.neg(U.log(R.reduce_sum(U.exp(z), axis=axes, keepdims=True))))
@@ -1228,13 +1612,15 @@ def log_softmax(x: Any, axis: Any = -1) -> Tensor:
 # --- linear algebra --------------------------------------------------------------------------
 def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False) -> Tensor:
     """Matrix product with NumPy's rules (1-D operands, broadcast batch dimensions)."""
-    a = _tensor(x, "matmul", "x")
-    b = _tensor(y, "matmul", "y")
+    a = _in_dtype(_tensor(x, "matmul", "x"), "matmul", "x")
+    b = _in_dtype(_tensor(y, "matmul", "y"), "matmul", "y")
+    transpose_a = _flag(transpose_a, "matmul", "transpose_a")
+    transpose_b = _flag(transpose_b, "matmul", "transpose_b")
     if a.ndim == 0 or b.ndim == 0:
         raise ValueError(f"For 'matmul', the inputs must not be scalars, but got shapes "
                          f"{list(a.shape)} and {list(b.shape)}.")
     if a.ndim >= 2 and b.ndim >= 2:
-        return L.mm(a, b, bool(transpose_a), bool(transpose_b))
+        return L.mm(a, b, transpose_a, transpose_b)
     if transpose_a:
         a = L.swap_last(a)
     if transpose_b:
@@ -1401,6 +1787,7 @@ def cholesky(input_x: Any, upper: bool = False) -> Tensor:
     the upper triangle."""
     x = _tensor(input_x, "cholesky", "input_x")
     _square_batch(x, "cholesky")
+    upper = _flag(upper, "cholesky", "upper")
     if not upper:
         return LX.cholesky(x)
     return L.swap_last(LX.cholesky(L.swap_last(x)))
@@ -1413,6 +1800,7 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
     need ``full_matrices=False`` unless the matrices are square. Where only ``s`` is needed,
     ``compute_uv=False`` also spares its gradient the terms for ``u`` and ``v``."""
     x = _tensor(input, "svd", "input")
+    compute_uv = _flag(compute_uv, "svd", "compute_uv")
     if x.ndim < 2:
         raise ValueError(f"For 'svd', the input must be a (batch of) matrix of shape (..., m, n), "
                          f"but got {list(x.shape)}.")
@@ -1420,7 +1808,7 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
         raise TypeError(f"For 'svd', the input must be a float Tensor, but got {x.dtype}.")
     if not compute_uv:
         return LX.svdvals(x)
-    return LX.svd(x, full_matrices=bool(full_matrices))
+    return LX.svd(x, full_matrices=_flag(full_matrices, "svd", "full_matrices"))
 
 
 # --- convolution and pooling -----------------------------------------------------------------
@@ -1632,3 +2020,18 @@ __all__ = _public_names(globals())
 _tensor_module.F = __import__(__name__, fromlist=["_"])
 _tensor_module._P = A
 _tensor_module._bind = _bind
+
+# MindSpore's ``ops.functional`` (``F``) also holds the transformations and structure helpers.
+# They are built on this module (in ``composite``, ``taylor`` and ``multitype``), so they are
+# looked up in the package on first use rather than imported here.
+_FROM_PACKAGE = frozenset({"grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacfwd", "jacrev",
+                           "hessian", "vmap", "jet", "derivative", "laplacian", "linearize",
+                           "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "partial"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_PACKAGE:
+        import importlib
+
+        return getattr(importlib.import_module(__package__), name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

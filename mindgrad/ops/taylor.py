@@ -54,11 +54,19 @@ def jet(fn: Callable, primals: Any, series: Any) -> tuple:
         # raw derivatives -> normalized Taylor coefficients
         coeffs.append([F.div(s[j], math.factorial(j + 1)) for j in range(k)])
     out, out_coeffs = taylor_call(fn, list(ps), coeffs, order)
-    if isinstance(out, (tuple, list)):
-        raise TypeError("For 'jet', the function must return a single Tensor.")
-    derivs = [F.zeros_like(out) if c is None else F.mul(c, math.factorial(j + 1))
-              for j, c in enumerate(out_coeffs)]
-    return out, F.stack(derivs)
+    if isinstance(out, Tensor):
+        return out, _raw_derivatives(out, out_coeffs)
+    # several outputs: lists of outputs and of their series, as MindSpore returns them
+    if not isinstance(out, (tuple, list)) or not all(isinstance(o, Tensor) for o in out):
+        raise TypeError(f"For 'jet', the function must return a Tensor or a tuple or list of "
+                        f"Tensors, but got {type(out).__name__}.")
+    return list(out), [_raw_derivatives(o, c) for o, c in zip(out, out_coeffs)]
+
+
+def _raw_derivatives(out: Tensor, coeffs: list) -> Tensor:
+    """Normalized Taylor coefficients of one output -> its raw derivatives, stacked."""
+    return F.stack([F.zeros_like(out) if c is None else F.mul(c, math.factorial(j + 1))
+                    for j, c in enumerate(coeffs)])
 
 
 def derivative(fn: Callable, primals: Any, order: int) -> tuple:
@@ -75,6 +83,8 @@ def derivative(fn: Callable, primals: Any, order: int) -> tuple:
                             [F.expand_dims(F.zeros_like(p), 0)] * (order - 1)) for p in ps)
     out, derivs = jet(fn, ps if isinstance(primals, (tuple, list)) else ps[0],
                       series if isinstance(primals, (tuple, list)) else series[0])
+    if isinstance(out, list):
+        return out, [d[order - 1] for d in derivs]
     return out, derivs[order - 1]
 
 

@@ -15,6 +15,18 @@ def xp_of(x: Any):
     return cupy
 
 
+def reduce_with(ufunc: Any, x: Any, axis: Any, keepdims: bool, dtype: Any = None) -> Any:
+    """``x.sum(...)`` (``ufunc`` np.add) or ``x.prod(...)`` (np.multiply) as one call of the
+    ufunc's ``reduce``. NumPy's ``sum`` and ``prod`` run through a Python function of NumPy's
+    own, so a floating-point warning (an overflowing sum) would name NumPy's file rather than
+    mindgrad's, which common/fp_warnings.py silences; the direct call is faster too. CuPy
+    arrays use their methods."""
+    if isinstance(x, (np.ndarray, np.generic)):
+        return ufunc.reduce(x, axis=axis, keepdims=keepdims, dtype=dtype)
+    method = x.sum if ufunc is np.add else x.prod
+    return method(axis=axis, keepdims=keepdims, dtype=dtype)
+
+
 def filled_view(cell: Any, shape: tuple) -> np.ndarray:
     """A read-only view of ``shape`` whose every element is the one NumPy value ``cell`` (a
     NumPy scalar, or a 0-d or one-element array): what ``np.broadcast_to`` gives, built
@@ -42,6 +54,12 @@ def checked_binary(name: str, fn: Any):
             return fn(x, y)
         except ValueError:
             raise broadcast_error(name, x, y) from None
+        except TypeError as e:  # NumPy refuses the dtypes (bool - bool): name the op
+            from ..common.dtype import from_numpy
+
+            dts = " and ".join(str(from_numpy(np.result_type(v))) for v in (x, y))
+            raise TypeError(f"For '{name}', inputs of dtype {dts} are not supported: "
+                            f"{e}") from None
 
     impl.__name__ = name
     return impl

@@ -204,21 +204,25 @@ pow_dx.jvp = (lambda t, ans, x, y, p: S.broadcast_like(mul(t, _pow_dx_dx(x, y)),
               None)
 
 
-def _selection_rules(prim, cond_fn):
-    """Rules for maximum/minimum: the gradient goes to the selected input; on ties it goes
-    to x, as in MindSpore. The cotangent is multiplied by the boolean mask itself (NumPy
-    takes it as 0/1), which saves a cast; y's cotangent is the rest, g - gx."""
+def tie_share(g, x, y, strict_fn):
+    """x's share of ``g`` in maximum/minimum: all of it where x is strictly selected
+    (``strict_fn(x, y)``), half of it at a tie, as MindSpore 2.10 and JAX split it. The
+    boolean masks multiply ``g`` directly (NumPy takes them as 0/1), so ``g`` keeps its
+    dtype."""
+    return add(mul(g, strict_fn(x, y)), mul(mul(g, C.equal(x, y)), 0.5))
+
+
+def _selection_rules(prim, strict_fn):
+    """Rules for maximum/minimum: the gradient goes to the selected input and is split
+    equally at ties; y's cotangent is the rest, g - gx."""
 
     def vjp_all(g, ans, x, y):
-        gx = mul(g, cond_fn(x, y))
+        gx = tie_share(g, x, y, strict_fn)
         return _cotangents(x, y, gx, lambda: sub(g, gx))
 
-    def mask_y(x, y):
-        return C.logical_not(cond_fn(x, y))
-
     prim.vjp_all = vjp_all
-    prim.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, cond_fn(x, y)), ans),
-                lambda t, ans, x, y: S.broadcast_like(mul(t, mask_y(x, y)), ans))
+    prim.jvp = (lambda t, ans, x, y: S.broadcast_like(tie_share(t, x, y, strict_fn), ans),
+                lambda t, ans, x, y: S.broadcast_like(tie_share(t, y, x, strict_fn), ans))
 
 
 def _bound(v) -> bool:
@@ -242,9 +246,9 @@ def _extremum_impl(name, fn, clip_args):
 
 
 maximum = Primitive("Maximum", _extremum_impl("Maximum", np.maximum, lambda v: (v, math.inf)))
-_selection_rules(maximum, C.greater_equal)
+_selection_rules(maximum, C.greater)
 minimum = Primitive("Minimum", _extremum_impl("Minimum", np.minimum, lambda v: (-math.inf, v)))
-_selection_rules(minimum, C.less_equal)
+_selection_rules(minimum, C.less)
 
 floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), nondiff=True)
 
@@ -316,5 +320,5 @@ mul.taylor = T.bilinear(mul)
 div.taylor = T.div_rule
 neg.taylor = T.linear(neg)
 pow_.taylor = T.pow_rule
-maximum.taylor = T.select_like(maximum, C.greater_equal)
-minimum.taylor = T.select_like(minimum, C.less_equal)
+maximum.taylor = T.tie_split_like(maximum, C.greater)
+minimum.taylor = T.tie_split_like(minimum, C.less)

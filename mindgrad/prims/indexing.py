@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.primitive import Primitive, state
+from ..core.primitive import Primitive, graph_tracing
 from ._util import last_writes, scatter_sums, xp_of
 from . import compare as C
 from . import shape as S
@@ -266,4 +266,4 @@ def checked_indices(idx: Any, hi: int, who: str, arg: str, *, lo: int = 0, ignor
 
 def is_eager(t: Any) -> bool:
     """Whether an operation on ``t`` alone runs at once (no transformation sees it)."""
-    return getattr(t, "_trace", None) is None and state.dynamic is None
+    return getattr(t, "_trace", None) is None and graph_tracing() is None

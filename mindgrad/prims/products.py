@@ -25,7 +25,7 @@ import math
 import numpy as np
 
 from ..core.primitive import Primitive
-from ._util import xp_of
+from ._util import reduce_with, xp_of
 from . import arith as A
 from . import reduce as R
 from . import shape as S
@@ -42,9 +42,9 @@ def _linrec_divide(xp, b, a, dt, reverse):
     flip = (Ellipsis, slice(None, None, -1)) if reverse else (Ellipsis,)
     a1 = a[flip].astype(dt, copy=True)
     a1[..., 0] = 1
-    p = xp.cumprod(a1, axis=-1)
+    p = a1.cumprod(axis=-1)
     with np.errstate(all="ignore"):
-        r = p * xp.cumsum(b[flip] / p, axis=-1)
+        r = p * (b[flip] / p).cumsum(axis=-1)
     if not bool(xp.isfinite(r).all()) or float(xp.abs(p).min()) < np.finfo(dt).tiny:
         return None  # a zero, an underflow or an overflow in the running product
     return r[flip]
@@ -106,9 +106,9 @@ linrec.jvp = (lambda t, ans, b, a, axis, reverse: linrec(t, a, axis=axis, revers
 def _cumprod_impl(x, axis, reverse):
     xp = xp_of(x)
     if not reverse:
-        return xp.cumprod(x, axis=axis, dtype=x.dtype)
+        return x.cumprod(axis=axis, dtype=x.dtype)  # the method: see reduce_with
     idx = (slice(None),) * axis + (slice(None, None, -1),)
-    return xp.ascontiguousarray(xp.cumprod(x[idx], axis=axis, dtype=x.dtype)[idx])
+    return xp.ascontiguousarray(x[idx].cumprod(axis=axis, dtype=x.dtype)[idx])
 
 
 cumprod = Primitive("CumProd", _cumprod_impl)
@@ -135,7 +135,7 @@ def _cumprod_grad_impl(g, x, y, axis, reverse):
     if dt.kind == "f" and n and _normal(xp, y, dt):
         flip = (slice(None),) * axis + (slice(None, None, -1),)
         gy = g * y
-        tail = xp.cumsum(gy, axis=axis) if reverse else xp.cumsum(gy[flip], axis=axis)[flip]
+        tail = gy.cumsum(axis=axis) if reverse else gy[flip].cumsum(axis=axis)[flip]
         return xp.divide(tail, x, dtype=dt)
     xm, gm, ym = (xp.moveaxis(v, axis, -1) for v in (x, g, y))
     a = xp.zeros(xm.shape, dt)  # x shifted towards the start (the end when reverse), 0 fill
@@ -215,7 +215,7 @@ cumprod_grad.jvp_all = _cumprod_grad_jvp
 
 # --- reduce_prod --------------------------------------------------------------------------
 def _prod_impl(x, axis, keepdims):
-    return xp_of(x).prod(x, axis=axis, keepdims=keepdims, dtype=x.dtype)
+    return reduce_with(np.multiply, x, axis, keepdims, x.dtype)
 
 
 reduce_prod = Primitive("ReduceProd", _prod_impl)
@@ -232,14 +232,14 @@ def _others_impl(x, total, scale, axis):
         # (so no input is zero and nothing under- or overflowed), and scale * total too
         # where scale is not 0
         if total is None:
-            total = xp.prod(x, axis=axis, keepdims=True, dtype=x.dtype)
+            total = reduce_with(np.multiply, x, axis, True, x.dtype)
         if _normal(xp, total, x.dtype):
             s = total if scale is None else scale * total
             if scale is None or (bool(xp.isfinite(s).all()) and bool(
                     ((xp.abs(s) >= np.finfo(s.dtype).tiny) | (scale == 0)).all())):
                 return xp.divide(s, x, dtype=np.result_type(s.dtype, x.dtype))
     # exclusive running products from both ends, no division: exact with zeros
-    fwd = xp.moveaxis(xp.cumprod(x, axis=axis, dtype=x.dtype), axis, -1)
+    fwd = xp.moveaxis(x.cumprod(axis=axis, dtype=x.dtype), axis, -1)
     rev = xp.moveaxis(_cumprod_impl(x, axis, True), axis, -1)
     out = xp.ones(fwd.shape, dtype=x.dtype)
     if n > 1:

@@ -8,7 +8,7 @@ import math
 import numpy as np
 
 from ..core.primitive import Primitive
-from ._util import xp_of
+from ._util import reduce_with, xp_of
 from . import arith as A
 from . import compare as C
 from . import shape as S
@@ -43,7 +43,7 @@ def _spread(g, x, axis, keepdims):
     return S.broadcast_to(broadcastable(g, x, axis, keepdims), shape=S.shape_of(x))
 
 
-reduce_sum = Primitive("ReduceSum", lambda x, axis, keepdims: x.sum(axis=axis, keepdims=keepdims))
+reduce_sum = Primitive("ReduceSum", lambda x, axis, keepdims: reduce_with(np.add, x, axis, keepdims))
 reduce_sum.vjp = (lambda g, ans, x, axis, keepdims: _spread(g, x, axis, keepdims),)
 reduce_sum.jvp = (lambda t, ans, x, axis, keepdims: reduce_sum(t, axis=axis, keepdims=keepdims),)
 
@@ -56,7 +56,7 @@ def count(shape: tuple, axis: tuple | None) -> int:
 def _mean_impl(x, axis, keepdims):
     # the sum divided by the count, rounded as sum-then-divide always was: one operation
     # where the front end used to bind two (a mean is a common eager step)
-    return xp_of(x).true_divide(x.sum(axis=axis, keepdims=keepdims), count(x.shape, axis))
+    return xp_of(x).true_divide(reduce_with(np.add, x, axis, keepdims), count(x.shape, axis))
 
 
 reduce_mean = Primitive("ReduceMean", _mean_impl)
@@ -148,8 +148,9 @@ def _flip(x, axis):
 
 
 # integer sums keep their dtype (NumPy would widen int32 to int64), as MindSpore's do
-cumsum = Primitive("CumSum", lambda x, axis: np.cumsum(
-    x, axis=axis, dtype=x.dtype if x.dtype.kind in "iu" else None))
+# (the array's own method: np.cumsum's Python frame would take floating-point warnings)
+cumsum = Primitive("CumSum", lambda x, axis: x.cumsum(
+    axis=axis, dtype=x.dtype if x.dtype.kind in "iu" else None))
 # The transpose of a running sum is the running sum taken from the other end.
 cumsum.vjp = (lambda g, ans, x, axis: _flip(cumsum(_flip(g, axis), axis=axis), axis),)
 cumsum.jvp = (lambda t, ans, x, axis: cumsum(t, axis=axis),)

@@ -8,6 +8,9 @@ composite it stands for.
 """
 from __future__ import annotations
 
+import math
+
+import numpy as np
 
 from ..core.primitive import Primitive
 from ._util import xp_of
@@ -62,10 +65,24 @@ centered.vjp = (lambda g, ans, x, axis: centered(g, axis=axis),)
 centered.jvp = (lambda t, ans, x, axis: centered(t, axis=axis),)
 
 
+def _dof(shape, axis, ddof):
+    """The divisor of a variance, ``n - ddof``, never below 0 (as NumPy's): a ``ddof`` of
+    ``n`` or more gives inf or NaN, not a negative variance."""
+    return max(R.count(shape, axis) - ddof, 0)
+
+
+def _twice_over(shape, axis, ddof):
+    """``2 / (n - ddof)``, the scale of the variance's derivative; inf when the divisor is
+    0 (a Python division would raise)."""
+    dof = _dof(shape, axis, ddof)
+    return 2.0 / dof if dof else math.inf
+
+
 def _var_impl(x, axis, keepdims, ddof):
     xp = xp_of(x)
     d = _centered_impl(x, axis)
-    return xp.asarray(_sumsq(xp, d, axis, keepdims) / (R.count(x.shape, axis) - ddof))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.asarray(_sumsq(xp, d, axis, keepdims) / _dof(x.shape, axis, ddof))
 
 
 reduce_var = Primitive("ReduceVar", _var_impl)
@@ -73,13 +90,12 @@ reduce_var = Primitive("ReduceVar", _var_impl)
 
 def _var_vjp(g, ans, x, axis, keepdims, ddof):
     # d var / dx = 2 (x - mean) / (n - ddof): the mean's own term sums to zero
-    scale = A.mul(R.broadcastable(g, x, axis, keepdims),
-                  2.0 / (R.count(S.shape_of(x), axis) - ddof))
+    scale = A.mul(R.broadcastable(g, x, axis, keepdims), _twice_over(S.shape_of(x), axis, ddof))
     return A.mul(centered(x, axis=axis), scale)
 
 
 def _var_jvp(t, ans, x, axis, keepdims, ddof):
-    c = 2.0 / (R.count(S.shape_of(x), axis) - ddof)
+    c = _twice_over(S.shape_of(x), axis, ddof)
     return A.mul(R.reduce_sum(A.mul(t, centered(x, axis=axis)), axis=axis, keepdims=keepdims), c)
 
 
@@ -90,7 +106,8 @@ reduce_var.jvp = (_var_jvp,)
 def _var_composite(x, axis, keepdims, ddof):
     n = R.count(S.shape_of(x), axis)
     d = A.sub(x, A.div(R.reduce_sum(x, axis=axis, keepdims=True), n))
-    return A.div(R.reduce_sum(A.mul(d, d), axis=axis, keepdims=keepdims), n - ddof)
+    return A.div(R.reduce_sum(A.mul(d, d), axis=axis, keepdims=keepdims),
+                 _dof(S.shape_of(x), axis, ddof))
 
 
 def _norm_impl(x, axis, keepdims):
@@ -117,6 +134,8 @@ def _norm_composite(x, axis, keepdims):
 # --- softmax ----------------------------------------------------------------------------------
 def _softmax_impl(x, axis):
     xp = xp_of(x)
+    if x.size == 0:  # an empty input has nothing to normalize (and no maximum to shift by)
+        return xp.exp(x)
     e = x - R.extreme_impl(x, axis, True, True)
     if e.dtype.kind == "f":
         xp.exp(e, out=e)

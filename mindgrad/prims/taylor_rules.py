@@ -180,16 +180,24 @@ def pow_rule(primals, series):
     return A.pow_(x, y), coeffs
 
 
-def select_like(prim: Any, take_x: Callable) -> Callable:
-    """For piecewise primitives (maximum, minimum): each coefficient follows the branch the
-    primal takes; ``take_x(x, y)`` is the mask of where x is taken."""
+def tie_split_like(prim: Any, strict: Callable) -> Callable:
+    """For maximum and minimum: each coefficient follows the branch the primal takes
+    (``strict(x, y)`` marks where x is taken) and is the mean of both at a tie, as the first
+    derivative is (``arith.tie_share``)."""
 
     def rule(primals, series, **params):
         x, y = primals
         out = prim(x, y)
-        mask = take_x(x, y)
-        return out, _choose(mask, out, [_at(series[0], x, k) for k in range(1, _order(series) + 1)],
-                            [_at(series[1], y, k) for k in range(1, _order(series) + 1)])
+        coeffs = []
+        for k in range(1, _order(series) + 1):
+            a, b = _at(series[0], x, k), _at(series[1], y, k)
+            if a is None and b is None:
+                coeffs.append(None)
+                continue
+            a = S.zeros_like(out) if a is None else S.broadcast_like(a, out)
+            b = S.zeros_like(out) if b is None else S.broadcast_like(b, out)
+            coeffs.append(A.add(A.tie_share(a, x, y, strict), A.tie_share(b, y, x, strict)))
+        return out, coeffs
 
     return rule
 

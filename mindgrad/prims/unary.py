@@ -71,10 +71,13 @@ def _special(name: str) -> Callable:
         if xp is not np:
             import cupyx.scipy.special
 
-            return getattr(cupyx.scipy.special, name)(x)
-        special = _scipy_special()
+            special = cupyx.scipy.special
+        else:
+            special = _scipy_special()
         if special is not None:
-            return getattr(special, name)(x)
+            out = getattr(special, name)(x)
+            # SciPy has no float16 loop: it computes in a wider float; give the input's back
+            return out.astype(x.dtype) if x.dtype.kind == "f" and out.dtype != x.dtype else out
         x = np.asarray(x)
         return np.asarray(np.frompyfunc(getattr(math, name), 1, 1)(x), dtype=x.dtype)
     impl.__name__ = name
@@ -118,6 +121,8 @@ def _relu_impl(x):
     # np.clip with two bounds is vectorized; np.maximum(x, 0) with a scalar is three times slower
     if _is_float_array(x):
         return xp_of(x).clip(x, 0, math.inf)
+    if x.dtype.kind == "b":  # max(x, False) is x itself, and stays bool (as in MindSpore)
+        return x
     return xp_of(x).maximum(x, 0)
 
 
@@ -242,7 +247,8 @@ relu6 = unary("ReLU6", lambda x: xp_of(x).clip(x, 0, 6),
               lambda x, ans: S.cast(_inside(x, 0, 6), S.dtype_of(x)),
               apply=lambda v, x, ans: A.mul(v, _inside(x, 0, 6)))
 # clip_by_value with constant bounds: the gradient passes where the value is not clipped
-# (at a bound too, as maximum/minimum give ties to x)
+# (at a bound too, as MindSpore's clamp does; clip_by_value, built on maximum and
+# minimum, shares a tie at a bound equally)
 clip = unary("ClipByValue", _clip_impl,
              lambda x, ans, lo, hi: S.cast(C.equal(ans, x), S.dtype_of(x)),
              apply=lambda v, x, ans, lo, hi: A.mul(v, C.equal(ans, x)))

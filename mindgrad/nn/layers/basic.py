@@ -53,6 +53,7 @@ class Dense(Cell):
             raise ValueError(f"For 'Dense', the last dimension of the input must be "
                              f"in_channels={self.in_channels}, but got input shape "
                              f"{list(x.shape)}.")
+        x = F._in_dtype(x, "Dense", "x")  # integer and bool inputs refused, as in MindSpore
         out = F.matmul(x, self.weight, transpose_b=True)
         if self.bias is not None:
             out = F.add(out, self.bias)
@@ -61,8 +62,13 @@ class Dense(Cell):
         return out
 
     def extend_repr(self) -> str:
-        return (f"input_channels={self.in_channels}, output_channels={self.out_channels}, "
-                f"has_bias={self.has_bias}")
+        # MindSpore names has_bias only when it is True, and the activation when there is one
+        s = f"input_channels={self.in_channels}, output_channels={self.out_channels}"
+        if self.has_bias:
+            s += f", has_bias={self.has_bias}"
+        if self.activation_flag:
+            s += f", activation={self.activation!r}"
+        return s
 
 
 class Flatten(Cell):
@@ -108,7 +114,8 @@ class Dropout(Cell):
                 raise ValueError(f"For 'Dropout', the 'p' must be a number in range [0, 1), "
                                  f"but got {p!r}.")
             self.keep_prob = 1.0 - float(p)
-        self.p = 1.0 - self.keep_prob
+        # the drop probability as given (1 - keep_prob would print 0.19999999999999996)
+        self.p = float(p) if keep_prob is None else 1.0 - self.keep_prob
 
     def construct(self, x: Tensor) -> Tensor:
         if not self.training or self.keep_prob == 1.0:

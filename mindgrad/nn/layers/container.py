@@ -6,7 +6,17 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import Any, Iterable, Iterator
 
+from ...ad.api import axes_per_leaf
+from ...ad.batching import VmapAxisError, VmapAxisTypeError, check_axis
+from ...common.tensor import Tensor
+from ...core.tree import flatten, unflatten
+from ...ops import functional as F
 from ..cell import Cell
+
+
+def _take(a: Tensor, axis: int, i: int) -> Tensor:
+    """Slice ``i`` of ``a`` along ``axis``."""
+    return a[(slice(None),) * (axis % a.ndim) + (i,)]
 
 
 def _check_cell(cell: Any, who: str) -> Cell:
@@ -124,7 +134,42 @@ class CellList(_IndexedCells):
         return self._items()[self._index(index)]
 
     def construct(self, *inputs: Any) -> Any:
-        raise NotImplementedError("A CellList is not callable: iterate over its cells.")
+        raise NotImplementedError("A CellList is not callable: iterate over its cells, or "
+                                  "map over them with ops.vmap.")
+
+    def __vmap__(self, in_axes: Any, out_axes: Any) -> Any:
+        """``ops.vmap(cell_list, in_axes, out_axes)`` (model ensembling): cell ``i`` runs on
+        slice ``i`` of each input mapped by ``in_axes`` (an input with axis None is given
+        whole to every cell), and the results are stacked along ``out_axes``. The cells run
+        one after another, each as itself (they need not share a structure)."""
+        cells = self._items()
+
+        def mapped(*args: Any) -> Any:
+            specs = in_axes if isinstance(in_axes, (tuple, list)) else [in_axes] * len(args)
+            if len(specs) != len(args):
+                raise VmapAxisError(f"For 'vmap', in_axes has {len(specs)} entries but "
+                                    f"{len(args)} arguments were given.")
+            for a, ax in zip(args, specs):
+                if ax is None:
+                    continue
+                if not isinstance(a, Tensor) or isinstance(ax, bool) or not isinstance(ax, int):
+                    raise VmapAxisTypeError(f"For 'vmap', in_axes {ax!r} must be None or an "
+                                            f"int axis of a Tensor input.")
+                check_axis("in_axes", ax, a.shape, "an input of shape")
+                if a.shape[ax] != len(cells):
+                    raise VmapAxisError(f"For 'vmap' over a CellList of {len(cells)} cells, "
+                                        f"the mapped axis {ax} of an input of shape "
+                                        f"{list(a.shape)} must have size {len(cells)}.")
+            outs = [cell(*[a if ax is None else _take(a, ax, i) for a, ax in zip(args, specs)])
+                    for i, cell in enumerate(cells)]
+            leaves = [flatten(o)[0] for o in outs]
+            tree = flatten(outs[0])[1]
+            axes = axes_per_leaf(out_axes, outs[0], len(leaves[0]))
+            stacked = [F.stack([ls[k] for ls in leaves], axis=0 if ax is None else ax)
+                       for k, ax in enumerate(axes)]
+            return unflatten(tree, stacked)
+
+        return mapped
 
 
 class CellDict(Cell):

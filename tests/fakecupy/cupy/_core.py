@@ -13,7 +13,9 @@ behaves as CuPy 14 was measured to behave on a GPU:
 - reductions and scalar indexing give 0-d device arrays, not NumPy scalars;
 - ``float(x)`` / ``int(x)`` / ``complex(x)`` work for 0-d arrays only, ``operator.index``
   and ``round`` not at all; ``flags`` has no ``writeable``;
-- assigning a non-scalar NumPy array into a device array raises ValueError.
+- assigning a non-scalar NumPy array into a device array raises ValueError;
+- no floating-point warnings (division by zero, overflow, ...), whatever NumPy's error
+  state says.
 
 Every transfer is counted in ``TRANSFERS`` (``to_host`` also counts the reads that make a
 GPU wait and copy: ``item()``, ``float(x)``, ``bool(x)``, printing) so that tests can
@@ -136,7 +138,8 @@ def checked(fn: Callable, name: str, convert: Callable = dev) -> Callable:
         out = kwargs.get("out")
         a = [convert(v) for v in args]
         k = {key: convert(v) for key, v in kwargs.items()}
-        r = fn(*a, **k)
+        with np.errstate(all="ignore"):  # GPUs raise no floating-point warnings
+            r = fn(*a, **k)
         if out is not None and r is dev(out):
             return out
         return wrap(r, args)
@@ -165,14 +168,16 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Callable:
                 return NotImplemented  # let the other operand's reflected method run
             raise unsupported(other)
         x, y = (other, self) if reflected else (self, other)
-        return wrap(ufunc(dev(x), dev(y)))
+        with np.errstate(all="ignore"):
+            return wrap(ufunc(dev(x), dev(y)))
 
     return op
 
 
 def _inplace(ufunc: np.ufunc) -> Callable:
     def op(self: "ndarray", other: Any) -> "ndarray":
-        ufunc(self._a, dev(other), out=self._a)
+        with np.errstate(all="ignore"):
+            ufunc(self._a, dev(other), out=self._a)
         return self
 
     return op
@@ -340,7 +345,8 @@ class ndarray:
     # --- methods CuPy's ndarray has ------------------------------------------------------------
     def astype(self, dtype: Any, order: str = "K", casting: Any = None, subok: Any = None,
                copy: bool = True) -> "ndarray":
-        r = self._a.astype(dtype, order=order, copy=copy)
+        with np.errstate(all="ignore"):
+            r = self._a.astype(dtype, order=order, copy=copy)
         return self if r is self._a else _new(r)
 
     def item(self, *args: Any) -> Any:
@@ -368,14 +374,16 @@ class ndarray:
         if type(other) is not ndarray:
             raise TypeError(f"Argument 'b' has incorrect type (expected cupy.ndarray, got "
                             f"{type(other).__name__})")
-        return wrap(np.matmul(self._a, other._a))
+        with np.errstate(all="ignore"):
+            return wrap(np.matmul(self._a, other._a))
 
     def __rmatmul__(self, other: Any) -> Any:
         raise TypeError(f"Argument 'a' has incorrect type (expected cupy.ndarray, got "
                         f"{type(other).__name__})")
 
     def __neg__(self) -> "ndarray":
-        return _new(-self._a)
+        with np.errstate(all="ignore"):
+            return _new(-self._a)
 
     def __pos__(self) -> "ndarray":
         return _new(+self._a)
@@ -409,8 +417,9 @@ def _method(name: str, convert: Callable = dev) -> Callable:
         if name == "reshape":
             shape_arg(args[0] if len(args) == 1 else args)
         out = kwargs.get("out")
-        r = getattr(self._a, name)(*[convert(a) for a in args],
-                                   **{k: convert(v) for k, v in kwargs.items()})
+        with np.errstate(all="ignore"):
+            r = getattr(self._a, name)(*[convert(a) for a in args],
+                                       **{k: convert(v) for k, v in kwargs.items()})
         if out is not None:
             return out
         return wrap(r, (self,))

@@ -48,8 +48,9 @@ class ufunc:
                 if type(o) is not ndarray:
                     raise TypeError(f"Output arrays must be cupy.ndarray, got {type(o)}")
             kwargs["out"] = tuple(o._a for o in outs) if isinstance(out, tuple) else out._a
-        r = method(*[dev(a) for a in args], **{k: v if k == "out" else dev(v)
-                                               for k, v in kwargs.items()})
+        with np.errstate(all="ignore"):  # GPUs raise no floating-point warnings
+            r = method(*[dev(a) for a in args], **{k: v if k == "out" else dev(v)
+                                                   for k, v in kwargs.items()})
         if out is not None:
             return out if not isinstance(out, tuple) or len(out) > 1 else out[0]
         return wrap(r, args)

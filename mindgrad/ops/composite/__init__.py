@@ -1,14 +1,18 @@
 """MindSpore's differentiation API on top of ``mindgrad.ad``: GradOperation, grad,
-value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev."""
+value_and_grad, get_grad, jvp, vjp (both the seed's and 2.x's form), jacfwd, jacrev; and, as
+MindSpore's ``ops.composite`` (``C``) holds them, the structure helpers of ``..multitype``."""
 from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..ad.api import Pullback, forward, reverse, vectorize
-from ..common.parameter import Parameter, ParameterTuple
-from ..common.tensor import Tensor
-from ..core.tree import flatten, unflatten
-from . import functional as F
+from ...ad.api import Pullback, forward, reverse, vectorize
+from ...ad.batching import VmapAxisError, VmapAxisTypeError
+from ...common import is_mutable
+from ...common.parameter import Parameter, ParameterTuple
+from ...common.tensor import Tensor
+from ...core.tree import flatten, unflatten
+from .. import functional as F
+from ..multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401  (MindSpore's C)
 
 
 # --- shared helpers ----------------------------------------------------------------------------
@@ -83,20 +87,24 @@ class GradOperation:
         _check_callable(fn, "GradOperation")
         op = self
 
-        def grad_fn(*args: Any) -> Any:
-            return op._run(fn, weights, args)
+        def grad_fn(*args: Any, **kwargs: Any) -> Any:
+            # keyword arguments pass through to ``fn`` undifferentiated; with sens_param the
+            # sensitivity may also come as ``sens=``
+            if op.sens_param and "sens" in kwargs:
+                args = args + (kwargs.pop("sens"),)
+            return op._run(fn, weights, args, kwargs)
 
         grad_fn.__name__ = f"grad_{getattr(fn, '__name__', type(fn).__name__)}"
         return grad_fn
 
-    def _run(self, fn: Callable, weights: Any, args: tuple) -> Any:
+    def _run(self, fn: Callable, weights: Any, args: tuple, kwargs: dict) -> Any:
         sens = None
         if self.sens_param:
             if not args:
                 raise TypeError("For 'GradOperation' with sens_param=True, the last argument "
                                 "must be the sens, but no argument was given.")
             args, sens = args[:-1], args[-1]
-        positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        positions = [i for i, a in enumerate(args) if _differentiable(a)]
         if not self.get_all:
             positions = positions[:1] if positions and positions[0] == 0 else []
         ws, single = [], False
@@ -105,9 +113,11 @@ class GradOperation:
                 ws = list(fn.trainable_params())
             else:
                 ws, single = _weights_list(weights, "GradOperation")
-        pb = reverse(fn, args, positions, ws)
+        pb, regroup = _reverse(_bind_kwargs(fn, kwargs), args, positions, ws)
         leaves = None if sens is None else _sens_leaves(pb, sens, "GradOperation")
         dargs, dws = pb(leaves)
+        if regroup is not None:
+            dargs = regroup(dargs)
         if self.get_all:
             in_part: Any = tuple(dargs)
         else:
@@ -118,12 +128,60 @@ class GradOperation:
         return w_part if self.get_by_list else in_part
 
 
+def _bind_kwargs(fn: Callable, kwargs: dict) -> Callable:
+    """``fn`` with the call's keyword arguments fixed (they are not differentiated)."""
+    if not kwargs:
+        return fn
+    return lambda *args: fn(*args, **kwargs)
+
+
 # --- grad / value_and_grad ----------------------------------------------------------------------
+def _differentiable(a: Any) -> bool:
+    """A Tensor, or a container marked by ``mutable`` (differentiated element by element)."""
+    return isinstance(a, Tensor) or is_mutable(a)
+
+
+def _plain(a: Any) -> Any:
+    """A ``mutable`` container as the plain tuple, list or dict it marks."""
+    return dict(a) if isinstance(a, dict) else list(a) if isinstance(a, list) else tuple(a)
+
+
+def _reverse(fn: Callable, args: tuple, positions: list, weights: Any = ()) -> tuple:
+    """``reverse``, with each ``mutable`` container at ``positions`` differentiated through
+    its Tensor leaves. Returns the pullback and None, or a function that regroups the
+    pullback's input cotangents into one entry per position (a container for a container)."""
+    if not any(is_mutable(args[p]) for p in positions):
+        return reverse(fn, args, positions, weights), None
+    flat_args: list = []
+    slots: list = []  # per argument: its index in flat_args, or (tree, indices of its leaves)
+    for i, a in enumerate(args):
+        if i in positions and is_mutable(a):
+            leaves, tree = flatten(_plain(a))
+            slots.append((tree, list(range(len(flat_args), len(flat_args) + len(leaves)))))
+            flat_args.extend(leaves)
+        else:
+            slots.append(len(flat_args))
+            flat_args.append(a)
+    flat_positions = [k for p in positions
+                      for k in (slots[p][1] if isinstance(slots[p], tuple) else [slots[p]])]
+
+    def rebuilt(*xs: Any) -> Any:
+        return fn(*[unflatten(s[0], [xs[k] for k in s[1]]) if isinstance(s, tuple) else xs[s]
+                    for s in slots])
+
+    def regroup(dargs: list) -> list:
+        it = iter(dargs)
+        return [unflatten(slots[p][0], [next(it) for _ in slots[p][1]])
+                if isinstance(slots[p], tuple) else next(it) for p in positions]
+
+    return reverse(rebuilt, flat_args, flat_positions, weights), regroup
+
+
 def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
     """Checked positions (Tensor args only) and whether the result is a single gradient."""
     one = grad_position[0] if type(grad_position) is tuple and len(grad_position) == 1 \
         else grad_position
-    if type(one) is int and 0 <= one < len(args) and isinstance(args[one], Tensor):
+    if type(one) is int and 0 <= one < len(args) and _differentiable(args[one]):
         return [one], True  # one position (the common case), with nothing left to check
     if isinstance(grad_position, bool) or not isinstance(grad_position, (int, tuple, list)):
         raise TypeError("For 'F.grad', the 'grad_position' must be int or tuple.")
@@ -137,7 +195,7 @@ def _positions(grad_position: Any, args: tuple) -> tuple[list[int], bool]:
             raise IndexError(f"Position index {p} is exceed input size.")
     if len(set(pos)) != len(pos):
         raise ValueError("There are duplicate positions in `grad_position`, please check it")
-    kept = [p for p in pos if isinstance(args[p], Tensor)]  # Python scalars get no slot
+    kept = [p for p in pos if _differentiable(args[p])]  # Python scalars get no slot
     return kept, isinstance(grad_position, int) or len(kept) == 1
 
 
@@ -153,10 +211,10 @@ class _GradSpec:
                                f"least one position, or None to take only weight gradients.")
         self.fn, self.grad_position, self.has_aux = fn, grad_position, has_aux
         self.return_ids, self.sens_param, self.who = return_ids, sens_param, who
-        self.weights, _ = _weights_list(weights, who)
+        self.weights, self.single_weight = _weights_list(weights, who)
         self.weights_given = weights is not None
 
-    def run(self, args: tuple) -> tuple[Any, Any]:
+    def run(self, args: tuple, kwargs: dict) -> tuple[Any, Any]:
         sens = None
         if self.sens_param:
             args, sens = args[:-1], args[-1]
@@ -164,12 +222,14 @@ class _GradSpec:
             positions, single = [], False
         else:
             positions, single = _positions(self.grad_position, args)
-        fn = self.fn
+        fn = _bind_kwargs(self.fn, kwargs)
         if self.has_aux:
-            fn = _first_output(self.fn, self.who, bare_single_aux=False)
-        pb = reverse(fn, args, positions, self.weights)
+            fn = _first_output(fn, self.who, bare_single_aux=False)
+        pb, regroup = _reverse(fn, args, positions, self.weights)
         leaves = None if sens is None else _sens_leaves(pb, sens, self.who)
         dargs, dws = pb(leaves)
+        if regroup is not None:
+            dargs = regroup(dargs)
         if self.return_ids:
             dargs = [(p, g) for p, g in zip(positions, dargs)]
             dws = [(w.name, g) for w, g in zip(self.weights, dws)]
@@ -178,10 +238,12 @@ class _GradSpec:
         else:
             in_part = tuple(dargs)
         out = pb.out
+        # a single Parameter as ``weights`` gives its gradient bare, as MindSpore does
+        w_part: Any = dws[0] if self.single_weight else tuple(dws)
         if self.grad_position is None:
-            grads: Any = tuple(dws)
+            grads: Any = w_part
         elif self.weights_given:
-            grads = (in_part, tuple(dws))
+            grads = (in_part, w_part)
         else:
             grads = in_part
         if self.has_aux:
@@ -211,8 +273,8 @@ def grad(fn: Callable, grad_position: Any = 0, weights: Any = None, has_aux: boo
     """Gradient function of ``fn`` (MindSpore 2.x ``ops.grad``)."""
     spec = _GradSpec(fn, grad_position, weights, has_aux, return_ids, sens_param, "grad")
 
-    def grad_fn(*args: Any) -> Any:
-        return spec.run(args)[1]
+    def grad_fn(*args: Any, **kwargs: Any) -> Any:
+        return spec.run(args, kwargs)[1]
 
     return grad_fn
 
@@ -222,8 +284,8 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     """Function returning ``(fn(*args), gradients)``."""
     spec = _GradSpec(fn, grad_position, weights, has_aux, return_ids, False, "value_and_grad")
 
-    def vg_fn(*args: Any) -> Any:
-        value, grads = spec.run(args)
+    def vg_fn(*args: Any, **kwargs: Any) -> Any:
+        value, grads = spec.run(args, kwargs)
         if has_aux:
             return value, grads[0]
         return value, grads
@@ -231,8 +293,16 @@ def value_and_grad(fn: Callable, grad_position: Any = 0, weights: Any = None,
     return vg_fn
 
 
+class GradientNotFoundError(RuntimeError, ValueError):
+    """``get_grad`` found no gradient for the identifier: MindSpore's RuntimeError, and the
+    ValueError Python code expects of a bad argument value."""
+
+
 def get_grad(gradients: Any, identifier: Any) -> Tensor:
     """Find a gradient by position or Parameter (or its name) in a ``return_ids`` result."""
+    if isinstance(identifier, bool) or not isinstance(identifier, (int, Parameter, str)):
+        raise TypeError(f"For 'get_grad', the identifier should be an integer, a Parameter or "
+                        f"a Parameter's name, but got {identifier!r}.")
     key = identifier.name if isinstance(identifier, Parameter) else identifier
 
     def search(node: Any) -> Any:
@@ -248,8 +318,10 @@ def get_grad(gradients: Any, identifier: Any) -> Tensor:
 
     hit = search(gradients)
     if hit is None:
-        raise ValueError(f"For 'get_grad', no gradient with identifier {key!r} was found; "
-                         f"build the gradients with return_ids=True.")
+        # MindSpore's exception type and words; the hint is mindgrad's
+        raise GradientNotFoundError(f"For 'get_grad', can not find the gradient for position "
+                                    f"or Parameter {identifier} (build the gradients with "
+                                    f"return_ids=True).")
     return hit
 
 
@@ -314,7 +386,8 @@ def vjp(fn: Callable, *inputs: Any, weights: Any = None, has_aux: bool = False) 
         return pb.out, tuple(dargs)
     for t in inputs:
         if not isinstance(t, Tensor):
-            raise TypeError("The inputs type must be Tensor.")
+            raise TypeError(f"For 'vjp', the inputs must be Tensors, but got "
+                            f"{type(t).__name__}.")
     ws, _ = _weights_list(weights, "vjp")
     target = _first_output(fn, "vjp") if has_aux else fn
     pb = reverse(target, inputs, range(len(inputs)), ws)
@@ -401,6 +474,7 @@ def jacfwd(fn: Callable, grad_position: Any = 0, has_aux: bool = False) -> Calla
 
 def hessian(fn: Callable, grad_position: Any = 0) -> Callable:
     """Second derivatives as ``jacfwd(jacrev(fn))`` (forward over reverse)."""
+    _check_callable(fn, "hessian")
     return jacfwd(jacrev(fn, grad_position), grad_position)
 
 
@@ -411,23 +485,23 @@ def _in_axes(in_axes: Any, args: tuple) -> tuple[list, list]:
 
     def walk(a: Any, spec: Any) -> None:
         if isinstance(a, Tensor):
-            if spec is not None and not isinstance(spec, int):
-                raise TypeError(f"For 'vmap', the axis of a Tensor input must be an int or "
-                                f"None, but got {spec!r}.")
+            if spec is not None and (not isinstance(spec, int) or isinstance(spec, bool)):
+                raise VmapAxisTypeError(f"For 'vmap', the axis of a Tensor input must be an "
+                                        f"int or None, but got {spec!r}.")
             leaves.append(a)
             axes.append(spec)
         elif isinstance(a, (tuple, list)):
             specs = spec if isinstance(spec, (tuple, list)) else [spec] * len(a)
             if len(specs) != len(a):
-                raise ValueError(f"For 'vmap', in_axes {spec!r} does not match an input with "
-                                 f"{len(a)} elements.")
+                raise VmapAxisError(f"For 'vmap', in_axes {spec!r} does not match an input "
+                                    f"with {len(a)} elements.")
             for x, s in zip(a, specs):
                 walk(x, s)
 
     specs = in_axes if isinstance(in_axes, (tuple, list)) else [in_axes] * len(args)
     if len(specs) != len(args):
-        raise ValueError(f"For 'vmap', in_axes has {len(specs)} entries but {len(args)} "
-                         f"arguments were given.")
+        raise VmapAxisError(f"For 'vmap', in_axes has {len(specs)} entries but {len(args)} "
+                            f"arguments were given.")
     for a, s in zip(args, specs):
         walk(a, s)
     return leaves, axes
@@ -435,7 +509,12 @@ def _in_axes(in_axes: Any, args: tuple) -> tuple[list, list]:
 
 def vmap(fn: Callable, in_axes: Any = 0, out_axes: Any = 0) -> Callable:
     """Vectorize ``fn`` over an axis of its inputs (``in_axes``: int, None, or a tuple per
-    argument) putting the mapped axis of the outputs at ``out_axes``."""
+    argument) putting the mapped axis of the outputs at ``out_axes``. An object with a
+    ``__vmap__(in_axes, out_axes)`` method (``nn.CellList``: model ensembling) makes its own
+    mapped function."""
+    own = getattr(fn, "__vmap__", None)
+    if own is not None:
+        return own(in_axes, out_axes)
     _check_callable(fn, "vmap")
 
     def mapped(*args: Any) -> Any:

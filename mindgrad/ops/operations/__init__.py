@@ -4,25 +4,11 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..common import dtype as mstype
-from . import functional as F
+from ...common import dtype as mstype
+from .. import functional as F
+from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
-
-class PrimitiveOp:
-    """Base of the operator classes (MindSpore's ``ops.Primitive``)."""
-
-    def __init__(self, name: str | None = None) -> None:
-        self.name = name or type(self).__name__
-
-    def add_prim_attr(self, name: str, value: Any) -> "PrimitiveOp":
-        setattr(self, name, value)
-        return self
-
-    def __repr__(self) -> str:
-        return f"Prim[{self.name}]"
-
-
-Primitive = PrimitiveOp
+PrimitiveOp = Primitive
 
 
 def _op(name: str, fn: Callable) -> type:
@@ -31,6 +17,8 @@ def _op(name: str, fn: Callable) -> type:
     def __call__(self, *args: Any) -> Any:
         return fn(*args)
 
+    # argument errors then name the class (``Sin.__call__() got an unexpected keyword ...``)
+    __call__.__qualname__ = f"{name}.__call__"
     return type(name, (PrimitiveOp,), {"__call__": __call__,
                                        "__doc__": f"Operator class for ``{fn.__name__}``."})
 
@@ -176,13 +164,14 @@ class Squeeze(PrimitiveOp):
         self.axis = axis
 
     def __call__(self, x: Any) -> Any:
-        return F.squeeze(x, None if self.axis == () else self.axis)
+        empty = isinstance(self.axis, (tuple, list)) and not self.axis
+        return F.squeeze(x, None if empty else self.axis)
 
 
 class BroadcastTo(PrimitiveOp):
     def __init__(self, shape: Any) -> None:
         super().__init__()
-        self.shape = tuple(shape)
+        self.shape = F._shape_arg(shape, "BroadcastTo")
 
     def __call__(self, x: Any) -> Any:
         return F.broadcast_to(x, self.shape)
@@ -207,7 +196,8 @@ class Stack(_AxisOp):
 class Softmax(PrimitiveOp):
     def __init__(self, axis: int = -1) -> None:
         super().__init__()
-        self.axis = axis[0] if isinstance(axis, (tuple, list)) else axis
+        # MindSpore's Softmax takes an int or a tuple of them; one axis in a tuple is that axis
+        self.axis = axis[0] if isinstance(axis, (tuple, list)) and len(axis) == 1 else axis
 
     def __call__(self, x: Any) -> Any:
         return F.softmax(x, self.axis)
@@ -268,7 +258,13 @@ class Split(PrimitiveOp):
         self.axis, self.output_num = axis, output_num
 
     def __call__(self, x: Any) -> Any:
-        n = x.shape[self.axis]
+        x = F._tensor(x, "Split")
+        if x.ndim == 0:
+            raise ValueError("For 'Split', 'x' must have rank >= 1, but got a 0-D Tensor.")
+        n = x.shape[F._axis(self.axis, x.ndim, "Split")]
+        if not F._is_int(self.output_num) or self.output_num < 1:
+            raise ValueError(f"For 'Split', 'output_num' must be a positive int, but got "
+                             f"{self.output_num!r}.")
         if n % self.output_num:
             raise ValueError(f"For 'Split', axis {self.axis} of size {n} can not be split "
                              f"into {self.output_num} equal parts.")
@@ -279,6 +275,18 @@ class StridedSlice(PrimitiveOp):
     """``StridedSlice()(x, begin, end, strides)`` (without the mask attributes)."""
 
     def __call__(self, x: Any, begin: Any, end: Any, strides: Any) -> Any:
+        parts = {"begin": begin, "end": end, "strides": strides}
+        for arg, v in parts.items():
+            if not isinstance(v, (tuple, list)) or not all(F._is_int(i) for i in v):
+                raise TypeError(f"For 'StridedSlice', '{arg}' must be a tuple of ints, but got "
+                                f"{v!r}.")
+        if not len(begin) == len(end) == len(strides):
+            raise ValueError(f"For 'StridedSlice', 'begin', 'end' and 'strides' must have the "
+                             f"same length, but got {len(begin)}, {len(end)} and "
+                             f"{len(strides)}.")
+        if 0 in strides:
+            raise ValueError(f"For 'StridedSlice', 'strides' must not contain 0, but got "
+                             f"{tuple(strides)}.")
         return F.getitem(x, tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides)))
 
 
@@ -328,7 +336,8 @@ class CumProd(PrimitiveOp):
 
     def __init__(self, exclusive: bool = False, reverse: bool = False) -> None:
         super().__init__()
-        self.exclusive, self.reverse = bool(exclusive), bool(reverse)
+        self.exclusive = F._flag(exclusive, type(self).__name__, "exclusive")
+        self.reverse = F._flag(reverse, type(self).__name__, "reverse")
 
     def __call__(self, x: Any, axis: int) -> Any:
         return F._cumprod_ext(x, axis, self.exclusive, self.reverse)
@@ -435,7 +444,7 @@ class MatrixInverse(PrimitiveOp):
 
     def __init__(self, adjoint: bool = False) -> None:
         super().__init__()
-        self.adjoint = bool(adjoint)
+        self.adjoint = F._flag(adjoint, "MatrixInverse", "adjoint")
 
     def __call__(self, x: Any) -> Any:
         out = F.inverse(x)
@@ -447,7 +456,7 @@ class Cholesky(PrimitiveOp):
 
     def __init__(self, upper: bool = False) -> None:
         super().__init__()
-        self.upper = bool(upper)
+        self.upper = F._flag(upper, "Cholesky", "upper")
 
     def __call__(self, x: Any) -> Any:
         return F.cholesky(x, self.upper)

@@ -1,0 +1,132 @@
+"""User-written reverse rules: MindSpore's ``_Function`` (``forward(ctx, ...)`` /
+``backward(ctx, ...)`` with ``.apply``), and the check every user rule's results go through
+(also a Cell's ``bprop``): one gradient per input, summed to the input's shape where it was
+broadcast, cast to the input's dtype."""
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import numpy as np
+
+from ..ad.reverse import ReverseTrace
+from ..common.tensor import Tensor
+from ..core.primitive import custom_vjp_call, substitution
+from ..prims import shape as S
+
+
+def checked_grads(owner: str, rule: str, grads: Any, inputs: Sequence) -> list:
+    """The gradients the user rule ``owner.rule`` (``Net.bprop``, ``Square.backward``)
+    returned for ``inputs``, checked and shaped: None for an input that is not a Tensor (or
+    got None), else a Tensor of the input's shape and dtype."""
+    who = f"{owner}.{rule}"
+    if not isinstance(grads, (tuple, list)):
+        grads = (grads,)
+    if len(grads) != len(inputs):
+        raise RuntimeError(f"The output size of the '{rule}' must match the number of "
+                           f"parameters in its corresponding primal function '{owner}()' : "
+                           f"{len(grads)} vs. {len(inputs)}.")
+    checked: list = []
+    for i, (g, x) in enumerate(zip(grads, inputs)):
+        if not isinstance(x, Tensor) or g is None:
+            checked.append(None)
+            continue
+        if not isinstance(g, Tensor):
+            g = Tensor(g, dtype=x.dtype)
+        if g.shape != x.shape:
+            if not _sums_to(g.shape, x.shape):
+                raise RuntimeError(f"For '{who}', the gradient of input {i} has shape "
+                                   f"{list(g.shape)}, which cannot be summed to the input's "
+                                   f"shape {list(x.shape)}.")
+            # a broadcast gradient is summed back to the input's shape, as MindSpore does
+            g = S.unbroadcast(g, x)
+        checked.append(g if g.dtype == x.dtype else S.cast(g, dtype=S.dtype_of(x)))
+    return checked
+
+
+def _sums_to(grad_shape: tuple, input_shape: tuple) -> bool:
+    """Whether the input's shape broadcasts to ``grad_shape`` (so the gradient sums back)."""
+    try:
+        return np.broadcast_shapes(grad_shape, input_shape) == tuple(grad_shape)
+    except ValueError:
+        return False
+
+
+def _differentiated(a: Any) -> bool:
+    """Whether a gradient is being taken with respect to ``a`` (directly, or through a
+    Parameter standing for a reverse-mode tracer)."""
+    if not isinstance(a, Tensor):
+        return False
+    sub = substitution(a) if getattr(a, "_subs", 0) else None
+    return isinstance(getattr(sub if sub is not None else a, "_trace", None), ReverseTrace)
+
+
+class FunctionCtx:
+    """The ``ctx`` a ``_Function``'s ``forward`` and ``backward`` share."""
+
+    def __init__(self, needs_input_grad: tuple) -> None:
+        self.needs_input_grad = needs_input_grad
+        self.saved_tensors: tuple = ()
+        self.non_differentiable: list = []
+        self.materialize_grads = True
+
+    def save_for_backward(self, *tensors: Any) -> None:
+        """Keep values for ``backward`` (read back as ``ctx.saved_tensors``)."""
+        self.saved_tensors = tensors
+
+    def mark_non_differentiable(self, *outputs: Any) -> None:
+        """Outputs without a gradient: ``backward`` gets zeros for them."""
+        self.non_differentiable.extend(outputs)
+
+    def set_materialize_grads(self, value: bool) -> None:
+        """With False, ``backward`` gets None (not zeros) for outputs that received no
+        gradient."""
+        self.materialize_grads = bool(value)
+
+
+class _Function:
+    """A function with a hand-written gradient. Subclass it with two static methods::
+
+        class Square(ms._Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.save_for_backward(x)
+                return x * x
+
+            @staticmethod
+            def backward(ctx, dout):
+                (x,) = ctx.saved_tensors
+                return 2 * x * dout
+
+    and call ``Square.apply(x)``. Gradients (``grad``, ``GradOperation``, in both modes)
+    use ``backward``; forward mode, vmap and Taylor mode differentiate ``forward``'s
+    operations. ``backward`` returns one gradient per input (None for none); written in
+    mindgrad operations it is itself differentiable (gradients of gradients)."""
+
+    @staticmethod
+    def forward(ctx: FunctionCtx, *args: Any, **kwargs: Any) -> Any:
+        raise NotImplementedError("A _Function subclass must define forward(ctx, ...).")
+
+    @staticmethod
+    def backward(ctx: FunctionCtx, *grads: Any) -> Any:
+        raise NotImplementedError("A _Function subclass must define backward(ctx, ...).")
+
+    @classmethod
+    def apply(cls, *args: Any, **kwargs: Any) -> Any:
+        name = f"{cls.__name__}.backward"
+        ctx = FunctionCtx(tuple(_differentiated(a) for a in args))
+
+        def fun(*xs: Any) -> Any:
+            return cls.forward(ctx, *xs, **kwargs)
+
+        def bwd(xs: Sequence, out: Any, dout: Any) -> list:
+            multiple = isinstance(out, (tuple, list))
+            outs, douts = (list(out), list(dout)) if multiple else ([out], [dout])
+            for i, o in enumerate(outs):
+                if any(o is m for m in ctx.non_differentiable):
+                    douts[i] = S.zeros_like(o) if ctx.materialize_grads else None
+            return checked_grads(cls.__name__, "backward", cls.backward(ctx, *douts), xs)
+
+        return custom_vjp_call(fun, bwd, args, name)
+
+
+__all__ = ["_Function", "FunctionCtx", "checked_grads"]

@@ -1,0 +1,903 @@
+"""The bad-input fuzzer's engine: a table of the public operators of ``mindgrad.ops`` and of
+the Tensor methods that mirror them (each with a generator of valid arguments and, where one
+is cheap, a NumPy reference), the ways an argument is spoiled, and the judge of one call.
+
+A call passes when it returns the right thing (compared with the NumPy reference where
+there is one; at least a Tensor of the reference's shape and of a dtype that holds its
+values) or raises TypeError, ValueError or IndexError with a message naming the operator.
+Anything else is a finding: another exception type, a message that names nothing the user
+called, a result of the wrong shape or dtype, or wrong values."""
+from __future__ import annotations
+
+import math
+import re
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import numpy as np
+import scipy.special as sp
+
+import mindgrad as ms
+from mindgrad import Tensor, ops
+
+CLEAR = (TypeError, ValueError, IndexError)
+FLOATS = (np.float32, np.float64)
+BAD_DTYPES = (np.int32, np.int64, np.bool_, np.float16, np.complex64)
+
+
+# --- the operator table -------------------------------------------------------------------
+@dataclass
+class Spec:
+    """One operator: ``make(rng)`` gives a valid call as a list of argument slots
+    ``(kind, keyword or None, value)``; ``ref(*args, **kwargs)`` the NumPy result or None."""
+    name: str
+    fn: Callable
+    make: Callable
+    ref: Callable | None = None
+    names: tuple = ()          # other names its errors may carry (the function it calls)
+    out: str = "float"         # "float": a float input keeps its dtype; "bool"; "index"; ""
+    int_ok: bool = True        # whether integer inputs have a cheap reference too
+    float_only: bool = False   # a float function: integer inputs give floats or a TypeError
+
+    def all_names(self) -> set:
+        return {self.name, getattr(self.fn, "__name__", self.name), *self.names}
+
+
+def _shape(rng, lo=0, hi=3) -> tuple:
+    return tuple(int(d) for d in rng.integers(1, 4, size=int(rng.integers(lo, hi + 1))))
+
+
+def _arr(rng, shape, dtype=None) -> np.ndarray:
+    dtype = dtype or FLOATS[int(rng.integers(2))]
+    return np.asarray(rng.normal(size=shape), dtype)  # 0-d: an array, not a NumPy scalar
+
+
+def _pos(rng, shape, dtype=None) -> np.ndarray:
+    x = _arr(rng, shape, dtype)
+    return np.asarray(np.abs(x) + 0.5, x.dtype)
+
+
+def _unit(rng, shape, dtype=None) -> np.ndarray:
+    x = _arr(rng, shape, dtype)
+    return np.asarray(np.tanh(x) * 0.9, x.dtype)
+
+
+def _above1(rng, shape, dtype=None) -> np.ndarray:
+    x = _pos(rng, shape, dtype)
+    return np.asarray(x + 1, x.dtype)
+
+
+SPECS: list[Spec] = []
+
+
+def spec(name: str, make: Callable, ref: Callable | None = None, **kw: Any) -> None:
+    SPECS.append(Spec(name, getattr(ops, name), make, ref, **kw))
+
+
+# elementwise unary: (name, domain of valid inputs, NumPy reference)
+def _gelu(x):
+    return 0.5 * x * (1 + sp.erf(x / np.sqrt(2)))
+
+
+_UNARY = [
+    ("abs", _arr, np.abs), ("absolute", _arr, np.abs), ("neg", _arr, np.negative),
+    ("negative", _arr, np.negative), ("exp", _arr, np.exp), ("exp2", _arr, np.exp2),
+    ("expm1", _arr, np.expm1), ("log", _pos, np.log), ("log2", _pos, np.log2),
+    ("log10", _pos, np.log10), ("log1p", _pos, np.log1p), ("sqrt", _pos, np.sqrt),
+    ("rsqrt", _pos, lambda x: 1 / np.sqrt(x)), ("square", _arr, np.square),
+    ("reciprocal", _pos, np.reciprocal), ("sin", _arr, np.sin), ("cos", _arr, np.cos),
+    ("tan", _unit, np.tan), ("sinh", _arr, np.sinh), ("cosh", _arr, np.cosh),
+    ("tanh", _arr, np.tanh), ("asin", _unit, np.arcsin), ("arcsin", _unit, np.arcsin),
+    ("acos", _unit, np.arccos), ("arccos", _unit, np.arccos), ("atan", _arr, np.arctan),
+    ("arctan", _arr, np.arctan), ("asinh", _arr, np.arcsinh), ("arcsinh", _arr, np.arcsinh),
+    ("acosh", lambda r, s, d=None: _above1(r, s, d), np.arccosh),
+    ("arccosh", lambda r, s, d=None: _above1(r, s, d), np.arccosh),
+    ("atanh", _unit, np.arctanh), ("arctanh", _unit, np.arctanh), ("erf", _arr, sp.erf),
+    ("erfc", _arr, sp.erfc), ("sigmoid", _arr, sp.expit),
+    ("relu", _arr, lambda x: np.maximum(x, 0).astype(x.dtype)),
+    ("relu6", _arr, lambda x: np.clip(x, 0, 6).astype(x.dtype)),
+    ("sign", _arr, np.sign), ("floor", _arr, np.floor), ("ceil", _arr, np.ceil),
+    ("round", _arr, np.round), ("silu", _arr, lambda x: x * sp.expit(x)),
+    ("mish", _arr, lambda x: x * np.tanh(np.logaddexp(0, x))),
+    ("hardswish", _arr, lambda x: x * np.clip(x + 3, 0, 6) / 6),
+    ("gelu", _arr, _gelu), ("softplus", _arr, lambda x: np.logaddexp(0, x)),
+    ("elu", _arr, lambda x: np.where(x > 0, x, np.expm1(x))),
+    ("leaky_relu", _arr, lambda x: np.where(x > 0, x, 0.2 * x)),
+]
+# exact on integers: the others are float functions (MindSpore refuses integers for most;
+# a float result of the right value is accepted too)
+# keep integer and bool dtypes, as MindSpore 2.10 does (tests/fixtures/dtype_rules.json)
+_INTEGER_SAFE = {"abs", "absolute", "neg", "negative", "square", "sign", "floor", "ceil",
+                 "round", "relu", "relu6", "leaky_relu", "hardswish"}
+FLOAT_RESULT_PENDING: set = set()
+for _name, _dom, _ref in _UNARY:
+    spec(_name, (lambda d: lambda rng: [("tensor", None, d(rng, _shape(rng)))])(_dom), _ref,
+         float_only=_name not in _INTEGER_SAFE | FLOAT_RESULT_PENDING)
+
+for _name, _ref in [("isnan", np.isnan), ("isinf", np.isinf), ("isfinite", np.isfinite),
+                    ("logical_not", np.logical_not)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], _ref, out="bool")
+
+
+def _pair(dom=_arr):
+    def make(rng):
+        s = _shape(rng)
+        t = s[int(rng.integers(len(s) + 1)):] if rng.integers(2) else s  # a broadcast suffix
+        dt = FLOATS[int(rng.integers(2))]
+        return [("tensor", None, dom(rng, s, dt)), ("tensor", None, dom(rng, t, dt))]
+    return make
+
+
+_BINARY = [
+    ("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("div", np.divide),
+    ("divide", np.divide), ("realdiv", np.divide), ("truediv", np.divide),
+    ("multiply", np.multiply), ("subtract", np.subtract),
+    ("maximum", np.maximum), ("minimum", np.minimum), ("atan2", np.arctan2),
+    ("floor_div", np.floor_divide), ("floordiv", np.floor_divide),
+    ("floor_divide", np.floor_divide), ("floor_mod", np.mod), ("floormod", np.mod),
+    ("remainder", np.mod), ("fmod", np.fmod),
+    ("div_no_nan", lambda a, b: np.where(b == 0, 0, a / np.where(b == 0, 1, b)).astype(
+        np.result_type(a, b))),
+]
+for _name, _ref in _BINARY:
+    spec(_name, _pair(), _ref, names={"fmod": ("mod",), "div": ("realdiv",), "divide": ("realdiv",),
+                                      "truediv": ("realdiv",)}.get(_name, ()))
+spec("pow", _pair(_pos), np.power)
+spec("power", _pair(_pos), np.power)
+for _name, _ref in [("equal", np.equal), ("eq", np.equal), ("not_equal", np.not_equal),
+                    ("ne", np.not_equal), ("less", np.less), ("lt", np.less),
+                    ("less_equal", np.less_equal), ("le", np.less_equal),
+                    ("greater", np.greater), ("gt", np.greater),
+                    ("greater_equal", np.greater_equal), ("ge", np.greater_equal),
+                    ("logical_and", np.logical_and), ("logical_or", np.logical_or),
+                    ("logical_xor", np.logical_xor)]:
+    spec(_name, _pair(), _ref, out="bool")
+spec("isclose", lambda rng: _pair()(rng)[:1] * 2, lambda a, b: np.isclose(a, b), out="bool")
+
+
+# reductions over an axis spec
+def _axis_of(rng, ndim):
+    return int(rng.integers(-ndim, ndim)) if ndim else 0
+
+
+def _reduce(keep_name="keep_dims", axis_name="axis", tuple_ok=True):
+    def make(rng):
+        s = _shape(rng)
+        x = _arr(rng, s)
+        r = rng.integers(3)
+        if r == 0 or not s:
+            axis = None
+        elif r == 1 or not tuple_ok:
+            axis = _axis_of(rng, len(s))
+        else:
+            axis = tuple(sorted(set(int(a) for a in rng.integers(0, len(s), size=2))))
+        return [("tensor", None, x), ("axis", axis_name, axis),
+                ("bool", keep_name, bool(rng.integers(2)))]
+    return make
+
+
+def _nan_safe(f):
+    def ref(x, axis=None, keep=False, **kw):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            # a 0-d input's axis 0 or -1 is all of it, as in MindSpore (NumPy refuses it), and
+            # so is an empty tuple of axes (to NumPy: no axis)
+            if np.ndim(x) == 0 or axis == ():
+                axis = None
+            return f(x, axis=axis, keepdims=keep, **kw)
+    return ref
+
+
+for _name, _f in [("reduce_sum", np.sum), ("reduce_mean", np.mean), ("reduce_max", np.max),
+                  ("reduce_min", np.min), ("reduce_prod", np.prod)]:
+    spec(_name, _reduce(), _nan_safe(_f), int_ok=_name != "reduce_mean")
+spec("sum", _reduce("keepdim", "dim"), _nan_safe(np.sum))
+spec("mean", _reduce(), _nan_safe(np.mean), int_ok=False)
+spec("prod", _reduce(), _nan_safe(np.prod))
+spec("amax", _reduce("keepdims"), _nan_safe(np.max))
+spec("amin", _reduce("keepdims"), _nan_safe(np.min))
+def _with_ddof(rng):
+    x, axis, keep = _reduce("keepdims")(rng)
+    if np.ndim(x[2]) == 0:
+        axis = ("axis", "axis", None)  # MindSpore's var and std take no axis of a 0-d input
+    return [x, axis, ("int", "ddof", int(rng.integers(2))), keep]
+
+
+spec("var", _with_ddof, lambda x, a=None, d=0, k=False: _nan_safe(np.var)(x, a, k, ddof=d),
+     int_ok=False)
+spec("std", _with_ddof, lambda x, a=None, d=0, k=False: _nan_safe(np.std)(x, a, k, ddof=d),
+     int_ok=False)
+spec("logsumexp", _reduce(), lambda x, *a: x if x.ndim == 0 else _nan_safe(sp.logsumexp)(x, *a),
+     int_ok=False)
+spec("all", _reduce(), _nan_safe(np.all), out="bool")
+spec("any", _reduce(), _nan_safe(np.any), out="bool")
+spec("argmax", _reduce("keepdim", "dim", False),
+     lambda x, dim=None, keep=False: np.argmax(x, axis=dim, keepdims=keep), out="index")
+spec("argmin", _reduce("keepdims", "axis", False),
+     lambda x, axis=None, keep=False: np.argmin(x, axis=axis, keepdims=keep), out="index")
+def _extreme_ref(f, arg):
+    def ref(x, axis=None, keep=False):
+        if axis is None or x.ndim == 0:
+            return [np.asarray(f(x)), np.asarray(0)]
+        return [f(x, axis=axis, keepdims=keep), arg(x, axis=axis, keepdims=keep)]
+    return ref
+
+
+spec("max", _reduce("keepdims", "axis", False), _extreme_ref(np.max, np.argmax), out="")
+spec("min", _reduce("keepdims", "axis", False), _extreme_ref(np.min, np.argmin), out="")
+
+
+def _along(rng, min_rank=1):
+    s = _shape(rng, min_rank)
+    return [("tensor", None, _arr(rng, s)), ("axis", None, _axis_of(rng, len(s)))]
+
+
+def _softmax_ref(x, axis=-1):
+    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
+    return e / e.sum(axis=axis, keepdims=True)
+
+
+spec("softmax", _along, _softmax_ref, int_ok=False)
+spec("log_softmax", _along, lambda x, axis=-1: np.log(_softmax_ref(x, axis)), int_ok=False)
+# a running sum of a 0-d input is itself (NumPy flattens it to 1-D)
+spec("cumsum", _along, lambda x, axis: np.cumsum(x, axis=axis) if x.ndim else x, out="")
+spec("cumprod", _along, lambda x, axis: np.cumprod(x, axis=axis) if x.ndim else x, out="")
+spec("norm", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))],
+     lambda x: np.sqrt(np.sum(np.abs(x) ** 2)), int_ok=False)
+
+
+def _norm_dim(rng):
+    s = _shape(rng, 1)
+    return [("tensor", None, _arr(rng, s)), ("float", "ord", float(rng.choice([1, 2, np.inf]))),
+            ("axis", "dim", _axis_of(rng, len(s)))]
+
+
+spec("norm", _norm_dim, lambda x, ord=None, dim=None: np.linalg.norm(x, ord, dim), int_ok=False)
+
+# shapes
+spec("reshape", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                             ("shape", None, [(3, 2), (6,), (-1, 2), (1, 6, 1)][rng.integers(4)])],
+     lambda x, s: np.reshape(x, s))
+spec("transpose", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4))),
+                               ("perm", None, tuple(rng.permutation(3).tolist()))],
+     lambda x, p: np.transpose(x, p))
+spec("permute", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("perm", None, (1, 0))],
+     lambda x, p: np.transpose(x, p), names=("transpose",))
+spec("swapaxes", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4))),
+                              ("axis", None, int(rng.integers(-3, 3))),
+                              ("axis", None, int(rng.integers(-3, 3)))],
+     lambda x, a, b: np.swapaxes(x, a, b))
+for _name in ("expand_dims", "unsqueeze"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                             ("axis", None, int(rng.integers(-3, 3)))],
+         lambda x, a: np.expand_dims(x, a), names=("expand_dims",))
+spec("squeeze", lambda rng: [("tensor", None, _arr(rng, (1, 3, 1))),
+                             ("axis", None, [None, 0, 2, -1, (0, 2)][rng.integers(5)])],
+     lambda x, a=None: np.squeeze(x, None if a == () else a))
+spec("broadcast_to", lambda rng: [("tensor", None, _arr(rng, (1, 3))),
+                                  ("shape", None, [(2, 3), (4, 1, 3), (-1, 3)][rng.integers(3)])],
+     lambda x, s: np.broadcast_to(x, tuple(x.shape[i] if d == -1 else d
+                                           for i, d in enumerate(s))))
+spec("flatten", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4)))],
+     lambda x: x.reshape(x.shape[0], -1) if x.ndim > 1 else x.reshape(-1))
+spec("tile", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("shape", None, (2, 1))],
+     lambda x, r: np.tile(x, r))
+
+
+def _tensors(rng):
+    s = _shape(rng, 1)
+    return [("tensors", None, [_arr(rng, s, np.float32) for _ in range(int(rng.integers(1, 4)))]),
+            ("axis", None, _axis_of(rng, len(s)))]
+
+
+for _name in ("concat", "cat"):
+    spec(_name, _tensors, lambda ts, a=0: np.concatenate(ts, a), names=("concat",))
+spec("stack", _tensors, lambda ts, a=0: np.stack(ts, a))
+spec("unstack", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="")
+spec("split", lambda rng: [("tensor", None, _arr(rng, (6, 2))), ("int", None, 2)],
+     lambda x, n: np.split(x, range(n, x.shape[0], n)), out="")
+spec("flip", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                          ("axis", None, [(0,), (1,), (0, 1), (-1,)][rng.integers(4)])],
+     lambda x, a: np.flip(x, a))
+spec("gather", lambda rng: [("tensor", None, _arr(rng, (4, 3))),
+                            ("index", None, rng.integers(0, 4, size=5)), ("axis", None, 0)],
+     lambda x, i, a=0: np.take(x, i, a))
+spec("index_select", lambda rng: [("tensor", None, _arr(rng, (4, 3))), ("axis", None, 1),
+                                  ("index", None, rng.integers(0, 3, size=2))],
+     lambda x, a, i: np.take(x, i, a))
+spec("gather_nd", lambda rng: [("tensor", None, _arr(rng, (4, 3))),
+                               ("index", None, rng.integers(0, 3, size=(2, 2)))],
+     lambda x, i: np.asarray([x[tuple(r)] for r in i.reshape(-1, i.shape[-1])], x.dtype).reshape(
+         i.shape[:-1] + x.shape[i.shape[-1]:]))
+spec("getitem", lambda rng: [("tensor", None, _arr(rng, (4, 3))),
+                             ("key", None, [1, -1, slice(1, 3), (0, 2)][rng.integers(4)])],
+     lambda x, i: x[i])
+spec("pad", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("shape", None, (1, 2))],
+     lambda x, p: np.pad(x, ((0, 0), p)))
+
+# creation, dtype and constants
+spec("zeros", lambda rng: [("shape", None, (2, 3))], lambda s: np.zeros(s, np.float32))
+spec("ones", lambda rng: [("shape", None, (2, 3))], lambda s: np.ones(s, np.float32))
+spec("fill", lambda rng: [("dtype", None, ms.float32), ("shape", None, (2, 3)),
+                          ("float", None, 1.5)],
+     lambda t, s, v: np.full(s, v, np.float32))
+spec("full", lambda rng: [("shape", None, (2, 3)), ("float", None, 1.5)],
+     lambda s, v: np.full(s, v, np.float32))
+spec("eye", lambda rng: [("int", None, 3)], lambda n: np.eye(n, dtype=np.float32))
+spec("arange", lambda rng: [("int", None, 1), ("int", None, 7), ("int", None, 2)],
+     lambda a, b, c: np.arange(a, b, c), out="")
+spec("linspace", lambda rng: [("float", None, 0.0), ("float", None, 1.0), ("int", None, 5)],
+     lambda a, b, n: np.linspace(a, b, n, dtype=np.float32))
+spec("cast", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("dtype", None, ms.float64)],
+     lambda x, t: x.astype(np.float64), out="")
+spec("zeros_like", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], np.zeros_like)
+spec("ones_like", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], np.ones_like)
+spec("stop_gradient", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], lambda x: x)
+for _name in ("clamp", "clip"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float", None, -0.5),
+                             ("float", None, 0.5)],
+         lambda x, lo=None, hi=None: np.clip(x, lo, hi), names=("clamp",))
+spec("clip_by_value", lambda rng: [("tensor", None, _arr(rng, _shape(rng))),
+                                   ("float", None, -0.5), ("float", None, 0.5)],
+     lambda x, lo=None, hi=None: np.clip(x, lo, hi), names=("clamp",))
+
+
+def _select(rng):
+    s = _shape(rng)
+    return [("mask", None, rng.integers(2, size=s).astype(bool)),
+            ("tensor", None, _arr(rng, s, np.float32)), ("tensor", None, _arr(rng, s, np.float32))]
+
+
+spec("select", _select, np.where)
+spec("where", _select, np.where, names=("select",))
+spec("masked_fill", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                                 ("mask", None, rng.integers(2, size=(2, 3)).astype(bool)),
+                                 ("float", None, 9.0)],
+     lambda x, m, v: np.where(m, np.asarray(v, x.dtype), x))
+spec("one_hot", lambda rng: [("index", None, rng.integers(0, 4, size=3)), ("int", None, 4)],
+     lambda i, d: (i[..., None] == np.arange(d)).astype(np.int64), out="")
+def _scatter_nd_ref(i, u, shape):
+    out = np.zeros(shape, u.dtype)
+    np.add.at(out, tuple(np.moveaxis(i, -1, 0)), u)
+    return out
+
+
+def _tensor_scatter_ref(add):
+    def ref(x, i, u):
+        out = x.copy()
+        if add:
+            np.add.at(out, tuple(np.moveaxis(i, -1, 0)), u)
+        else:
+            out[tuple(np.moveaxis(i, -1, 0))] = u
+        return out
+    return ref
+
+
+spec("scatter_nd", lambda rng: [("index", None, np.array([[0], [2]])),
+                                ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                ("shape", None, (4, 3))], _scatter_nd_ref, out="")
+for _name in ("tensor_scatter_add", "tensor_scatter_update"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
+                             ("index", None, np.array([[0], [2]])),
+                             ("tensor", None, _arr(rng, (2, 3), np.float32))],
+         _tensor_scatter_ref(_name.endswith("add")), out="")
+
+# linear algebra
+for _name in ("matmul", "batch_matmul", "bmm"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _arr(rng, (3, 4), np.float32))], np.matmul,
+         names=("matmul",))
+spec("dot", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                         ("tensor", None, _arr(rng, (3,), np.float32))], np.matmul,
+     names=("matmul",))
+spec("outer", lambda rng: [("tensor", None, _arr(rng, (2,))), ("tensor", None, _arr(rng, (3,)))],
+     lambda a, b: np.outer(a, b).astype(np.result_type(a, b)))
+spec("einsum", lambda rng: [("str", None, "ij,jk->ik"),
+                            ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 4), np.float32))],
+     lambda e, a, b: np.einsum(e, a, b))
+
+
+def _square(rng):
+    a = _arr(rng, (3, 3), np.float64)
+    return a @ a.T + 3 * np.eye(3)
+
+
+for _name, _ref in [("inverse", np.linalg.inv), ("det", np.linalg.det),
+                    ("matrix_determinant", np.linalg.det), ("cholesky", np.linalg.cholesky)]:
+    spec(_name, lambda rng: [("tensor", None, _square(rng))], _ref, int_ok=False,
+         names=("det", "MatrixInverse", "MatrixDeterminant"))
+spec("solve", lambda rng: [("tensor", None, _square(rng)),
+                           ("tensor", None, _arr(rng, (3,), np.float64))],
+     np.linalg.solve, int_ok=False)
+spec("svd", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float64)), ("bool", None, False),
+                         ("bool", None, False)],
+     lambda x, full=False, uv=True: np.linalg.svd(x, compute_uv=False) if not uv else None,
+     out="", int_ok=False, names=("Svd", "SvdVals"))
+
+# convolution and pooling
+spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], out="float")
+spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
+                                ("int", None, 2)], out="float")
+spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
+                                ("int", None, 2)], out="float")
+
+# tensor facts
+spec("shape", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
+spec("rank", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
+spec("size", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
+spec("dtype", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
+
+# transforms: their function argument
+for _name in ("grad", "value_and_grad", "vmap", "jacfwd", "jacrev", "hessian"):
+    spec(_name, lambda rng: [("fn", None, ops.sin)], out="")
+
+
+# operator classes: configured, then called
+def _cls(cls_name: str, fn_name: str, init: tuple = (), cls_names: tuple = (),
+         drop: int = 0) -> None:
+    """The operator class ``cls_name`` (made with ``init``) called as function ``fn_name``
+    is, less its last ``drop`` arguments (those the class takes when it is made)."""
+    base = next(s for s in SPECS if s.name == fn_name)
+    make = base.make if not drop else (lambda rng: base.make(rng)[:-drop])
+    cls = getattr(ops, cls_name)
+
+    def call(*args, **kwargs):
+        return cls(*init)(*args, **kwargs)
+
+    call.__name__ = cls_name
+    SPECS.append(Spec(cls_name, call, make, base.ref,
+                      names=(fn_name, *base.names, *cls_names,
+                             getattr(base.fn, "__name__", fn_name)),
+                      out=base.out, int_ok=base.int_ok, float_only=base.float_only))
+
+
+for _c, _f in [("Sin", "sin"), ("Exp", "exp"), ("Log", "log"), ("Sqrt", "sqrt"), ("Abs", "abs"),
+               ("Neg", "neg"), ("Tanh", "tanh"), ("Sigmoid", "sigmoid"), ("ReLU", "relu"),
+               ("Add", "add"), ("Sub", "sub"), ("Mul", "mul"), ("RealDiv", "div"),
+               ("Maximum", "maximum"), ("Equal", "equal"), ("Less", "less"),
+               ("Pow", "pow"), ("Square", "square"), ("Floor", "floor"), ("Erf", "erf"),
+               ("Reshape", "reshape"), ("Transpose", "transpose"), ("Tile", "tile"),
+               ("ExpandDims", "expand_dims"), ("Gather", "gather"), ("Select", "select"),
+               ("ZerosLike", "zeros_like"), ("OnesLike", "ones_like")]:
+    _cls(_c, _f)
+_cls("Concat", "concat")
+_cls("Stack", "stack")
+_cls("ReduceSum", "reduce_sum", (False,), drop=1)
+_cls("ReduceMean", "reduce_mean", (False,), drop=1)
+_cls("ReduceMax", "reduce_max", (False,), drop=1)
+_cls("Softmax", "softmax")
+_cls("MatMul", "matmul")
+
+
+def _cls2(cls_name: str, make: Callable, n_init: int, ref: Callable | None = None,
+          names: tuple = (), out: str = "", int_ok: bool = True) -> None:
+    """An operator class whose first ``n_init`` argument slots configure it (and may be
+    spoiled too); the others are the call's. ``ref`` takes them all."""
+    cls = getattr(ops, cls_name)
+
+    def call(*args, **kwargs):
+        return cls(*args[:n_init])(*args[n_init:], **kwargs)
+
+    call.__name__ = cls_name
+    SPECS.append(Spec(cls_name, call, make, ref, names=names, out=out, int_ok=int_ok))
+
+
+# every operator class that is a function under another name (``Sin()(x)`` is ``sin(x)``)
+_DONE = {s.name for s in SPECS}
+for _c in sorted(ops.__all__):
+    _k = getattr(ops, _c)
+    _m = re.fullmatch(r"Operator class for ``(\w+)``\.", getattr(_k, "__doc__", None) or "")
+    if _c in _DONE or not isinstance(_k, type) or not _m:
+        continue
+    _f = next((s.name for s in SPECS if getattr(s.fn, "__name__", "") == _m.group(1)), None)
+    if _f is not None:
+        _cls(_c, _f)
+
+_cls2("ReduceMin", lambda rng: [("bool", None, False), *_reduce()(rng)[:2]], 1,
+      lambda k, x, a=None: _nan_safe(np.min)(x, a, k), names=("reduce_min",), out="float")
+_cls2("ReduceProd", lambda rng: [("bool", None, True), *_reduce()(rng)[:2]], 1,
+      lambda k, x, a=None: _nan_safe(np.prod)(x, a, k), names=("reduce_prod",), out="float")
+_cls2("Squeeze", lambda rng: [("axis", None, 0), ("tensor", None, _arr(rng, (1, 3)))], 1,
+      lambda a, x: np.squeeze(x, None if a == () else a), names=("squeeze",), out="float")
+_cls2("BroadcastTo", lambda rng: [("shape", None, (2, 3)), ("tensor", None, _arr(rng, (3,)))],
+      1, lambda s, x: np.broadcast_to(x, s), names=("broadcast_to",), out="float")
+_cls2("Argmax", lambda rng: [("axis", None, -1), ("tensor", None, _arr(rng, _shape(rng, 1)))],
+      1, lambda a, x: np.argmax(x, a), names=("argmax",), out="index")
+_cls2("Argmin", lambda rng: [("axis", None, 0), ("tensor", None, _arr(rng, _shape(rng, 1)))],
+      1, lambda a, x: np.argmin(x, a), names=("argmin",), out="index")
+_cls2("ArgMaxWithValue", lambda rng: [("axis", None, 0), ("bool", None, False),
+                                      ("tensor", None, _arr(rng, (3, 2)))], 2, names=("max",))
+_cls2("ArgMinWithValue", lambda rng: [("axis", None, 1), ("bool", None, True),
+                                      ("tensor", None, _arr(rng, (3, 2)))], 2, names=("min",))
+_cls2("Split", lambda rng: [("axis", None, 0), ("int", None, 2),
+                            ("tensor", None, _arr(rng, (4, 3)))], 2, names=("split",))
+_cls2("CumSum", lambda rng: [("bool", None, False), ("bool", None, True),
+                             *_along(rng)], 2, names=("cumsum",))
+_cls2("CumProd", lambda rng: [("bool", None, True), ("bool", None, False),
+                              *_along(rng)], 2, names=("cumprod",))
+_cls2("ReverseV2", lambda rng: [("axis", None, (0,)), ("tensor", None, _arr(rng, (2, 3)))], 1,
+      lambda a, x: np.flip(x, a), names=("flip",), out="float")
+_cls2("Pad", lambda rng: [("shape", None, ((0, 0), (1, 2))), ("tensor", None, _arr(rng, (2, 3)))],
+      1, lambda p, x: np.pad(x, p), names=("pad",), out="float")
+_cls2("OneHot", lambda rng: [("axis", None, -1), ("index", None, rng.integers(0, 3, size=4)),
+                             ("int", None, 3), ("float", None, 1.0), ("float", None, 0.0)], 1,
+      names=("one_hot",))
+_cls2("Einsum", lambda rng: [("str", None, "ij->ji"),
+                             ("tensors", None, [_arr(rng, (2, 3), np.float32)])], 1,
+      names=("einsum",))
+_cls2("MatrixInverse", lambda rng: [("bool", None, False), ("tensor", None, _square(rng))], 1,
+      lambda adj, x: np.swapaxes(np.linalg.inv(x), -1, -2) if adj else np.linalg.inv(x),
+      names=("inverse",), out="float", int_ok=False)
+_cls2("Cholesky", lambda rng: [("bool", None, False), ("tensor", None, _square(rng))], 1,
+      lambda up, x: np.linalg.cholesky(x).T if up else np.linalg.cholesky(x),
+      names=("cholesky",), out="float", int_ok=False)
+_cls2("GeLU", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], 0, names=("gelu",),
+      out="float")
+_cls2("Elu", lambda rng: [("float", None, 1.0), ("tensor", None, _arr(rng, _shape(rng)))], 1,
+      lambda a, x: np.where(x > 0, x, a * np.expm1(x)), names=("elu",), out="float")
+_cls2("LeakyReLU", lambda rng: [("float", None, 0.2), ("tensor", None, _arr(rng, _shape(rng)))],
+      1, lambda a, x: np.where(x > 0, x, a * x), names=("leaky_relu",), out="float")
+_cls2("LogSoftmax", lambda rng: [("axis", None, -1), ("tensor", None, _arr(rng, (2, 3)))], 1,
+      lambda a, x: np.log(_softmax_ref(x, a)), names=("log_softmax",), out="float",
+      int_ok=False)
+_cls2("BatchMatMul", lambda rng: [("bool", None, False), ("bool", None, True),
+                                  ("tensor", None, _arr(rng, (2, 2, 3), np.float32)),
+                                  ("tensor", None, _arr(rng, (2, 4, 3), np.float32))], 2,
+      lambda ta, tb, a, b: (np.swapaxes(a, -1, -2) if ta else a) @ (
+          np.swapaxes(b, -1, -2) if tb else b), names=("matmul",), out="float")
+_cls2("StridedSlice", lambda rng: [("tensor", None, _arr(rng, (4, 3))), ("shape", None, (0, 1)),
+                                   ("shape", None, (3, 3)), ("shape", None, (2, 1))], 0,
+      lambda x, b, e, st: x[tuple(slice(*t) for t in zip(b, e, st))] if len(b) == len(e) == len(
+          st) else None, names=("getitem",), out="float")
+_cls2("ScatterAdd", lambda rng: [("bool", None, False),
+                                 ("tensor", None, _arr(rng, (4, 3), np.float32)),
+                                 ("index", None, np.array([0, 2])),
+                                 ("tensor", None, _arr(rng, (2, 3), np.float32))], 1,
+      names=("scatter_add",))
+_cls2("Conv2D", lambda rng: [("int", None, 3), ("int", None, 3),
+                             ("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)),
+                             ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], 2,
+      names=("conv2d",), out="float")
+for _c in ("MaxPool", "AvgPool"):
+    _cls2(_c, lambda rng: [("int", None, 2), ("int", None, 2),
+                           ("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32))], 2,
+          names=("max_pool2d", "avg_pool2d"), out="float")
+spec("scatter_add", lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
+                                 ("index", None, np.array([0, 2])),
+                                 ("tensor", None, _arr(rng, (2, 3), np.float32))], out="")
+for _name in ("jvp", "vjp", "derivative", "jet", "laplacian", "linearize"):
+    spec(_name, lambda rng: [("fn", None, ops.sin), ("tensor", None, _arr(rng, (3,)))], out="")
+spec("get_grad", lambda rng: [("tensor", None, _arr(rng, (3,))), ("int", None, 0)], out="")
+
+# Tensor methods: ``x.sum(axis)`` for the function of the same arguments
+def _method(method: str, fn_name: str, ref: Callable | None = None, names: tuple = ()) -> None:
+    base = next(s for s in SPECS if s.name == fn_name)
+
+    def make(rng):
+        slots = base.make(rng)
+        return [("self", None, slots[0][2]), *slots[1:]]
+
+    def call(x, *args, **kwargs):
+        return getattr(x, method)(*args, **kwargs)
+
+    call.__name__ = method
+    SPECS.append(Spec(f"Tensor.{method}", call, make, ref or base.ref,
+                      names=(method, fn_name, *base.names, *names,
+                             getattr(base.fn, "__name__", fn_name)),
+                      out=base.out, int_ok=base.int_ok, float_only=base.float_only))
+
+
+for _m in sorted(set(dir(Tensor))):
+    _f = next((s for s in SPECS if s.name == _m and not s.name[0].isupper()), None)
+    if _m.startswith("_") or _f is None or not callable(getattr(Tensor, _m)) or \
+            _f.make(np.random.default_rng(0))[0][0] != "tensor":
+        continue
+    if _m in ("sum", "mean", "prod", "max", "min", "argmax", "argmin", "all", "any", "cumsum",
+              "cumprod", "norm", "transpose", "permute", "reshape", "flatten", "softmax",
+              "logsumexp", "index_select", "scatter_add", "split", "var", "std"):
+        continue  # other arguments than the function's: written below
+    _method(_m, _m)
+_method("sum", "reduce_sum", _nan_safe(np.sum))
+_method("mean", "reduce_mean", _nan_safe(np.mean))
+_method("prod", "reduce_prod", _nan_safe(np.prod))
+_method("max", "reduce_max", _nan_safe(np.max))
+_method("min", "reduce_min", _nan_safe(np.min))
+_method("var", "var")
+_method("std", "std")
+_method("softmax", "softmax")
+_method("norm", "norm")
+
+
+# public names that take no user data to spoil
+NOT_FUZZED = {
+    "depend": "returns its first argument, whatever it is",
+    "promote_scalar": "an internal helper of the arithmetic operators",
+    "GradOperation": "configures a transform; called with a function, as grad is fuzzed",
+    "Primitive": "the base class of the operator classes",
+    "PrimitiveOp": "the base class of the operator classes",
+    "Tensor": "the constructor, tested in test_tensor.py",
+    "PrimitiveWithInfer": "a base class for user-defined primitives (test_module_paths.py)",
+    "PrimitiveWithCheck": "a base class for user-defined primitives (test_module_paths.py)",
+    "prim_attr_register": "a decorator for user primitives' __init__ (test_module_paths.py)",
+    "constexpr": "a decorator that returns its function (test_module_paths.py)",
+    "MultitypeFuncGraph": "dispatches to user-registered functions (test_module_paths.py)",
+    "HyperMap": "maps a user function over structures (test_module_paths.py)",
+    "Map": "maps a user function over structures (test_module_paths.py)",
+    "partial": "functools.partial",
+    "HookBackward": "the identity with a user hook on the gradient (test_hooks.py)",
+    "InsertGradientOf": "the identity with a user function on the gradient (test_hooks.py)",
+}
+
+
+# --- spoiling an argument -------------------------------------------------------------------
+def _rank_of(slots) -> int:
+    t = next((v for k, _, v in slots if k in ("tensor", "self")), None)
+    return t.ndim if isinstance(t, np.ndarray) else 1
+
+
+def _spoil_array(rng, v: np.ndarray) -> tuple[str, Any]:
+    with np.errstate(all="ignore"):  # NaN to an integer dtype, on purpose
+        what, w = _spoiled_array(rng, v)
+    return what, np.asarray(w) if isinstance(w, np.generic) else w
+
+
+def _spoiled_array(rng, v: np.ndarray) -> tuple[str, Any]:
+    choice = int(rng.integers(12))
+    if choice == 0:
+        dt = BAD_DTYPES[int(rng.integers(len(BAD_DTYPES)))]
+        if np.dtype(dt).kind in "iub":
+            return f"dtype {np.dtype(dt).name}", (np.round(v.real * 3) if v.dtype.kind in "fc"
+                                                  else v).astype(dt)
+        return f"dtype {np.dtype(dt).name}", v.astype(dt)
+    if choice == 1:
+        s = list(v.shape) or [1]
+        s[int(rng.integers(len(s)))] = 0
+        return "empty", np.zeros(s, v.dtype)
+    if choice == 2:
+        return "0-d", np.asarray(v.reshape(-1)[0] if v.size else 0, v.dtype)
+    if choice == 3 and v.dtype.kind in "fc" and v.size:
+        w = v.copy().reshape(-1)
+        w[int(rng.integers(w.size))] = [np.nan, np.inf, -np.inf][int(rng.integers(3))]
+        return "nan/inf", w.reshape(v.shape)
+    if choice == 4:
+        return "extra axis", v[None]
+    if choice == 5 and v.ndim and v.shape[0]:
+        return "fewer axes", v.reshape(-1)[:max(v.size - 1, 0)] if v.ndim == 1 else v[0]
+    if choice == 6:
+        return "None", None
+    if choice == 7:
+        return "list", v.tolist()
+    if choice == 8:
+        return "str", "abc"
+    if choice == 9:
+        return "ragged list", [[1.0, 2.0], [3.0]]
+    if choice == 10:
+        return "other shape", np.ones(tuple(int(d) + 1 for d in v.shape) or (2,), v.dtype)
+    return "float64 array", v.astype(np.float64)
+
+
+def _spoil(rng, kind: str, v: Any, rank: int) -> tuple[str, Any]:
+    """A spoiled version of argument ``v`` of kind ``kind`` (and a description)."""
+    if kind == "self":  # the Tensor a method is called on: spoiled, but still an array
+        for _ in range(50):
+            what, w = _spoil_array(rng, v)
+            if isinstance(w, np.ndarray):
+                return what, w
+    if kind in ("tensor", "mask", "index", "self"):
+        if not isinstance(v, np.ndarray):  # spoiled already (a list, a string, None)
+            return "None", None
+        return _spoil_array(rng, v)
+    if kind == "tensors":
+        if rng.integers(2) and isinstance(v, list) and v and isinstance(v[0], np.ndarray):
+            k = int(rng.integers(len(v)))
+            what, w = _spoil_array(rng, v[k])
+            return f"tensors[{k}] {what}", [*v[:k], w, *v[k + 1:]]
+    if kind == "axis":
+        opts = [("axis = rank", rank), ("axis = -rank-1", -rank - 1), ("axis 1e9", 10 ** 9),
+                ("negative axis", -1), ("float axis", 1.5), ("None axis", None),
+                ("bool axis", True), ("str axis", "0"), ("repeated axes", (0, 0)),
+                ("list axes", [0, -1]), ("tensor axis", Tensor(np.array(0))),
+                ("numpy int axis", np.int64(-1)), ("axes out of range", (0, rank + 1)),
+                ("empty axes", ())]
+        return opts[int(rng.integers(len(opts)))]
+    opts = [("None", None), ("str", "x"), ("list", [1, 2]), ("negative", -2), ("zero", 0),
+            ("float", 2.5), ("nan", float("nan")), ("huge", 10 ** 12), ("bool", True),
+            ("empty tuple", ()), ("nested", ((1,), (2,))), ("object", object()),
+            ("numpy int", np.int64(2)), ("0-d Tensor", Tensor(np.array(1.0))), ("inf", math.inf)]
+    return opts[int(rng.integers(len(opts)))]
+
+
+def _to_call(value: Any) -> Any:
+    return Tensor(value) if isinstance(value, np.ndarray) else (
+        [Tensor(t) if isinstance(t, np.ndarray) else t for t in value]
+        if isinstance(value, list) and value and isinstance(value[0], np.ndarray) else value)
+
+
+@dataclass
+class Case:
+    spec: Spec
+    args: list
+    kwargs: dict
+    ref_args: list
+    ref_kwargs: dict
+    what: str
+    bad: bool = True
+    notes: list = field(default_factory=list)
+
+
+def draw_case(spec_: Spec, seed: int, spoil: bool = True) -> Case:
+    """A call of ``spec_``: valid arguments, one of them (or the keywords) spoiled."""
+    rng = np.random.default_rng(seed)
+    slots = spec_.make(rng)
+    kw_fault = None
+    if spoil and len(slots) > 1 and rng.integers(6) == 0:  # now and then, two at once
+        pick = int(rng.integers(len(slots)))
+        kind, kw, v = slots[pick]
+        first, w = _spoil(rng, kind, v, _rank_of(slots))
+        slots[pick] = (kind, kw, w)
+        what = f"arg {pick} ({kind}): {first}; "
+    else:
+        what = ""
+    if spoil:
+        pick = int(rng.integers(len(slots) + 1))
+        if pick == len(slots):
+            kw_fault = ["unknown", "renamed"][int(rng.integers(2))]
+            what += f"{kw_fault} keyword"
+        else:
+            kind, kw, v = slots[pick]
+            desc, w = _spoil(rng, kind, v, _rank_of(slots))
+            what += f"arg {pick} ({kind}): {desc}"
+            slots[pick] = (kind, kw, w)
+    args, kwargs, ref_args, ref_kwargs = [], {}, [], {}
+    for kind, kw, v in slots:
+        if kw is None or not rng.integers(2):
+            args.append(_to_call(v))
+            ref_args.append(v)
+        else:
+            kwargs[kw] = _to_call(v)
+            ref_kwargs[kw] = v
+    if kw_fault == "unknown" or (kw_fault == "renamed" and not kwargs):
+        kwargs["bogus_keyword"] = 1
+    elif kw_fault == "renamed":
+        k = next(iter(kwargs))
+        kwargs[k + "_misspelled"] = kwargs.pop(k)
+    return Case(spec_, args, kwargs, ref_args, ref_kwargs, what or "valid", bad=spoil)
+
+
+# --- judging one call -----------------------------------------------------------------------
+class Finding(AssertionError):
+    pass
+
+
+def _names_op(msg: str, spec_: Spec) -> bool:
+    """Whether the message names the op: its name, an alias, or MindSpore's primitive of the
+    same name (``'FloorMod'`` for ``floor_mod``), as a whole word."""
+    words = {w.lower().replace("_", "") for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", msg)}
+    return any(n.lower().replace("_", "") in words for n in spec_.all_names())
+
+
+def _as_numpy(out: Any) -> Any:
+    if isinstance(out, Tensor):
+        return out.asnumpy()
+    if isinstance(out, (tuple, list)) and all(isinstance(o, Tensor) for o in out):
+        return [o.asnumpy() for o in out]
+    return out
+
+
+def _int_inputs(case: Case) -> bool:
+    return any(isinstance(v, np.ndarray) and v.dtype.kind in "iub" for v in case.ref_args)
+
+
+def _input_dtypes(case: Case) -> set | None:
+    """The float dtypes of the tensor arguments; None when a list or a Tensor parameter
+    (whose dtype the call decides) takes part."""
+    if any(isinstance(v, (list, Tensor)) for v in case.ref_args):
+        return None
+    return {v.dtype for v in case.ref_args if isinstance(v, np.ndarray) and v.dtype.kind in "fc"}
+
+
+def _plain(a: Any, spec_: Spec) -> bool:
+    """An argument NumPy reads as mindgrad does (not None, a string or a nested list)."""
+    if isinstance(a, list):
+        return bool(a) and all(isinstance(t, np.ndarray) for t in a)
+    if isinstance(a, str):
+        return spec_.name == "einsum"
+    return isinstance(a, (np.ndarray, int, float, tuple, slice, ms.dtype.DType))
+
+
+def _reference(case: Case) -> Any:
+    spec_ = case.spec
+    if spec_.ref is None or case.kwargs:  # keyword names differ between the two
+        return None
+    args = list(case.ref_args)
+    if not all(_plain(a, spec_) for a in args):
+        return None
+    if any(isinstance(a, np.ndarray) and a.dtype.kind == "c" for a in args):
+        return None  # complex: the dtype rules decide (a clear error or the right value)
+    if _int_inputs(case) and not spec_.int_ok:
+        return None
+    if spec_.float_only:  # the value a float function has at those integers
+        args = [a.astype(np.float64) if isinstance(a, np.ndarray) and a.dtype.kind in "iub"
+                else a for a in args]
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        try:
+            return spec_.ref(*args)
+        except Exception:
+            return None
+
+
+def _tol(dt: np.dtype) -> float:
+    return {"float16": 2e-2, "float32": 2e-4}.get(np.dtype(dt).name, 1e-9)
+
+
+def judge(case: Case) -> str:
+    """Run one call; return "error", "checked" or "ran"; raise Finding on a defect."""
+    spec_ = case.spec
+    try:
+        with warnings.catch_warnings(), np.errstate(all="ignore"):
+            warnings.simplefilter("ignore")
+            out = spec_.fn(*case.args, **case.kwargs)
+    except CLEAR as e:
+        msg = str(e)
+        if not _names_op(msg, spec_):
+            raise Finding(f"{spec_.name} [{case.what}]: {type(e).__name__} does not name the "
+                          f"op: {msg!r}") from e
+        return "error"
+    except Finding:
+        raise
+    except Exception as e:
+        raise Finding(f"{spec_.name} [{case.what}]: unclear {type(e).__name__}: {e!r}") from e
+    if spec_.out == "" and spec_.ref is None:
+        return "ran"
+    got = _as_numpy(out)
+    ref = _reference(case)
+    if spec_.out and isinstance(out, Tensor):
+        dts = _input_dtypes(case)
+        d = got.dtype
+        if spec_.out == "bool" and d != np.bool_:
+            raise Finding(f"{spec_.name} [{case.what}]: dtype {d}, expected bool")
+        if spec_.out == "index" and d.kind not in "iu":
+            raise Finding(f"{spec_.name} [{case.what}]: dtype {d}, expected an integer")
+        if spec_.float_only and _int_inputs(case) and d.kind not in "fc":
+            raise Finding(f"{spec_.name} [{case.what}]: an integer input gave {d}; a float "
+                          f"function gives floats (or refuses integers)")
+        if spec_.out == "float" and dts and len(dts) == 1 and not _int_inputs(case) and \
+                d != next(iter(dts)) and next(iter(dts)).kind == "f":
+            raise Finding(f"{spec_.name} [{case.what}]: a {next(iter(dts))} input gave {d}")
+    if ref is None:
+        return "ran"
+    if isinstance(ref, (tuple, list)):  # several results (max's values and indices, split)
+        if not isinstance(got, list) or len(got) != len(ref):
+            raise Finding(f"{spec_.name} [{case.what}]: {len(got) if isinstance(got, list) else 1}"
+                          f" results, NumPy gives {len(ref)}")
+        for h, w in zip(got, ref):
+            _compare(spec_, case, np.asarray(h), np.asarray(w))
+    else:
+        _compare(spec_, case, np.asarray(got[0] if isinstance(got, list) else got),
+                 np.asarray(ref))
+    return "checked"
+
+
+def _compare(spec_: Spec, case: Case, have: np.ndarray, want: np.ndarray) -> None:
+    if have.shape != want.shape:
+        raise Finding(f"{spec_.name} [{case.what}]: shape {list(have.shape)}, NumPy gives "
+                      f"{list(want.shape)}")
+    if want.dtype.kind == "b" or have.dtype.kind == "b":
+        ok = np.array_equal(have.astype(bool), want.astype(bool))
+    else:
+        tol = max(_tol(have.dtype), _tol(want.dtype))
+        wide = np.complex128 if "c" in (have.dtype.kind, want.dtype.kind) else np.float64
+        with np.errstate(all="ignore"):
+            ok = np.allclose(have.astype(wide), want.astype(wide), rtol=tol, atol=tol,
+                             equal_nan=True)
+    if not ok:
+        raise Finding(f"{spec_.name} [{case.what}]: values differ from NumPy's:\n{have!r}\n"
+                      f"vs\n{want!r}")
+
+
+def public_ops_covered() -> set:
+    return {s.name for s in SPECS}
