@@ -13,6 +13,7 @@ import pytest
 import mindgrad as ms
 from mindgrad import ops
 
+from conftest import real_gpu
 from gradcheck import check_graph_matches, check_grads
 
 X = np.array([[0.3, -1.2, 2.0], [-0.4, 0.9, -2.5]])
@@ -70,7 +71,11 @@ BINARY_METHODS = [
 
 
 @pytest.mark.parametrize("name,ref", BINARY_METHODS, ids=[b[0] for b in BINARY_METHODS])
-def test_binary_tensor_methods(name, ref) -> None:
+def test_binary_tensor_methods(name, ref, request) -> None:
+    if name in ("remainder", "floor_divide") and real_gpu():
+        # CuPy's float floor division is floor(x / y) (as MindSpore's CPU kernel computes
+        # it: 0.9 // -0.3 is -3), NumPy's is exact (-4): the reference here is NumPy's
+        request.applymarker(pytest.mark.xfail(strict=True, reason="floor(x / y) on CuPy"))
     y = Y.copy()
     y[0, 0] = X[0, 0]  # one tie for the comparisons
     same(getattr(t(X), name)(t(y)), ref(X, y))

@@ -97,9 +97,12 @@ def test_ops_and_gradients_match_the_cpu(standin_gpu, mode, name, f, inputs, wrt
             g = ops.grad(lambda *a: (f(*a) ** 2).sum(), wrt)
             g2 = ops.grad(lambda *a: ops.grad(lambda *b: (f(*b) ** 2).sum(), wrt)(*a)[0].sum()
                           if len(wrt) > 1 else g(*a).sum(), wrt)
+            fns = [f, g, g2]
             if mode == ms.GRAPH_MODE:
-                fwd, g, g2 = ms.jit(f), ms.jit(g), ms.jit(g2)
-            outs = [fwd(*xs) if mode == ms.GRAPH_MODE else f(*xs), g(*xs), g2(*xs)]
+                fns = [ms.jit(h) for h in fns]
+                for h in fns:
+                    h(*xs)  # the first call traces; the second runs the compiled code
+            outs = [h(*xs) for h in fns]
             flat = [t for o in outs for t in (o if isinstance(o, tuple) else (o,))]
             for t in flat:
                 assert t.device == context.get_context("device_target"), (name, t.device)
@@ -364,3 +367,95 @@ def test_solve_broadcasts_batches_on_the_gpu(standin_gpu) -> None:
     want = on("CPU", lambda: ops.grad(lambda m: ops.solve(m, ms.Tensor(b)).sum())(
         ms.Tensor(a[:1])))
     np.testing.assert_allclose(ga.asnumpy(), want.asnumpy(), rtol=1e-12)
+
+
+@pytest.mark.parametrize("where", ["CPU", "GPU"])
+def test_data_goes_with_the_tensor_it_meets(standin_gpu, where) -> None:
+    """NumPy arrays, lists and numbers combined with a tensor are converted on that
+    tensor's device, whatever device_target says: a CPU tensor keeps working after
+    set_context(device_target="GPU"), and a GPU tensor after switching back."""
+    other = "CPU" if where == "GPU" else "GPU"
+    x, labels = on(where, lambda: (ms.Tensor(np.arange(6.0).reshape(2, 3)),
+                                   ms.Tensor(np.array([2, 0], np.int32))))
+    context.set_context(device_target=other)
+    try:
+        outs = [x + np.ones(3), np.ones(3) * x, x[np.array([1, 0])], x[[0], 1:],
+                ops.masked_fill(x, x > 2, 7.0), ops.max(x)[1], x == [0.0, 1.0, 2.0],
+                nn.SoftmaxCrossEntropyWithLogits(sparse=True)(x, labels),
+                ops.grad(lambda a: nn.NLLLoss()(ops.log_softmax(a, 1), labels))(x)]
+        y = ms.Tensor(x)
+        y[np.array([0])] = np.array([9.0, 8.0, 7.0])
+        outs.append(y)
+        assert [t.device for t in outs] == [where] * len(outs)
+        np.testing.assert_array_equal(outs[2].asnumpy(), [[3, 4, 5], [0, 1, 2]])
+        np.testing.assert_array_equal(y.asnumpy()[0], [9, 8, 7])
+        with pytest.raises(TypeError, match="must be on the same device"):
+            x + ms.Tensor(np.ones(3))  # a tensor made on the other device does not move
+    finally:
+        context.set_context(device_target="GPU")
+
+
+def test_the_standin_behaves_as_cupy_where_cupy_differs_from_numpy(standin_gpu) -> None:
+    """The stand-in's own CuPy behaviours (measured on CuPy 14.2), which the tests above
+    rely on to find GPU-only bugs."""
+    cp = standin_gpu
+    a = cp.arange(5.0)
+    assert a[cp.asarray([0, 6, -7])].get().tolist() == [0.0, 1.0, 3.0]  # wraps around
+    assert cp.take(a, cp.asarray([7])).get().tolist() == [2.0]
+    b = cp.zeros(3)
+    b[cp.asarray([1, 1])] = cp.asarray([5.0, 6.0])  # repeated writes: the first stays
+    assert b.get().tolist() == [0.0, 5.0, 0.0]
+    with pytest.raises(ValueError, match=r"b must have \(\.\.\., M, K\)"):
+        cp.linalg.solve(cp.stack([cp.eye(2)] * 3), cp.ones((2, 1)))
+    assert np.isnan(cp.linalg.inv(cp.zeros((2, 2))).get()).all()
+    s = a.sum()
+    assert type(s) is cp.ndarray and s.ndim == 0 and float(s) == 10.0
+    with pytest.raises(TypeError, match="only 0-dimensional arrays"):
+        float(cp.ones(1))
+    with pytest.raises(TypeError, match="cannot be interpreted as an integer"):
+        cp.zeros(cp.asarray(3))
+    with pytest.raises(ValueError, match="non-scalar numpy.ndarray"):
+        b[0:2] = np.ones(2)
+    assert cp.take_along_axis(a, cp.asarray([6]), 0).get().tolist() == [1.0]
+    z = cp.zeros(3)
+    import cupyx
+
+    cupyx.scatter_add(z, cp.asarray([4, 0]), 1.0)
+    assert z.get().tolist() == [1.0, 1.0, 0.0]
+    assert not hasattr(a.flags, "writeable") and not hasattr(cp, "errstate")
+    assert type(np.exp(a)) is cp.ndarray  # NumPy functions dispatch to the device ones
+
+
+def test_forward_mode_vmap_and_taylor_on_the_gpu(standin_gpu) -> None:
+    """jvp, jacfwd, vmap and jet (Taylor mode) run on device arrays and agree with the
+    CPU."""
+    def f(x):
+        return ops.sin(x) * ops.exp(0.5 * x) + ops.softmax(x, -1)
+
+    def run() -> list:
+        x = ms.Tensor(A)
+        u = ms.Tensor(B)
+        out = [*ops.jvp(f, (x,), (u,)), ops.jacfwd(lambda v: f(v).sum(0))(x),
+               ops.vmap(lambda r: ops.matmul(f(r), r), in_axes=0)(x),
+               ops.vmap(ops.grad(lambda r: (f(r) ** 2).sum()))(x)]
+        primal, series = ops.jet(f, x, ops.stack((u, ops.zeros_like(u))))
+        out += [primal, series]
+        assert all(t.device == context.get_context("device_target") for t in out)
+        return host(out)
+
+    want = on("CPU", run)
+    for w, g in zip(want, run()):
+        np.testing.assert_allclose(g, w, rtol=1e-11, atol=1e-12)
+
+
+def test_move_to_without_a_gpu() -> None:
+    """Without CuPy (or a GPU), moving to the GPU is a clear error; to the CPU a no-op."""
+    if D.gpu_module() is not None:
+        pytest.skip("a GPU is present")
+    x = ms.Tensor([1.0, 2.0])  # on the CPU: device_target "GPU" falls back to it here
+    assert x.device == "CPU" and x.move_to("CPU")._data is x._data
+    with pytest.raises(RuntimeError, match=r"For 'Tensor.move_to', device 'GPU' is not "
+                                           r"available here \(the GPU needs CuPy"):
+        x.move_to("GPU")
+    with pytest.raises(RuntimeError, match="there is no Ascend backend"):
+        x.move_to("Ascend")

@@ -64,7 +64,7 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
             ns[fname] = functools.partial(prim.impl, **params) if params else prim.impl
             rhs = f"{fname}({', '.join(operands)})"
         lhs = ", ".join(f"v{o}" for o in outs)
-        if len(outs) == 1:
+        if len(outs) == 1 and not prim.multiple_results:  # (one result of several: a tuple)
             lines.append(f"    {lhs} = {rhs}")
         else:
             lines.append(f"    ({lhs},) = {rhs}")

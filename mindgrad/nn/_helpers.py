@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from ..common.tensor import Tensor
-from ..context import array_module
+from ..common.device import to_device
 from ..ops import functional as F
 from ..prims import indexing as IX
 from ..prims import shape as S
@@ -25,14 +25,17 @@ def one_hot_mask(indices: Tensor, depth: int, axis: int, dtype: Any, who: str, a
     indices = IX.checked_indices(indices, depth, who, f"each value of {arg}", what=what,
                                  ignore=ignore)
     axis = axis % (indices.ndim + 1)
-    on, off = _on_off(np.dtype(dtype), array_module())
+    on, off = _on_off(np.dtype(dtype), type(indices._data))
     return F.one_hot(indices, depth, on, off, -1 if axis == indices.ndim else axis)
 
 
 @functools.lru_cache(maxsize=None)
-def _on_off(dtype: np.dtype, xp: Any) -> tuple:
-    """The 1 and 0 of ``dtype`` as Tensors of the array module ``xp`` (made once)."""
-    return Tensor(np.ones((), dtype)), Tensor(np.zeros((), dtype))
+def _on_off(dtype: np.dtype, array_type: type) -> tuple:
+    """The 1 and 0 of ``dtype`` as Tensors of ``array_type`` (NumPy's or CuPy's array: the
+    indices' device), made once."""
+    device = "CPU" if array_type is np.ndarray else "GPU"
+    return (Tensor._wrap(to_device(np.ones((), dtype), device, "one_hot")),
+            Tensor._wrap(to_device(np.zeros((), dtype), device, "one_hot")))
 
 
 def same_pads(size: tuple, kernel: tuple, stride: tuple, dilation: tuple = (1, 1)) -> tuple:

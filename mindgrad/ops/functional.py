@@ -15,6 +15,8 @@ from ..common import dtype as mstype
 from ..common import dtype_rules as _rules
 from ..common import tensor as _tensor_module
 from ..common.tensor import Tensor
+from ..common.device import device_of as _device_of, to_device as _to_device
+from ..core import primitive as _primitive
 from ..core.primitive import Tracer as _Tracer
 from ..core.primitive import bind as _bind
 from ..prims import arith as A
@@ -48,6 +50,17 @@ def _tensor(x: Any, op: str, arg: str = "x") -> Tensor:
     raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
 
 
+def _near(t: Any, ref: Any) -> Any:
+    """``t``, just made from Python or NumPy data, on the device of the tensor ``ref`` it
+    meets (data goes with the tensor, wherever ``device_target`` puts new tensors). Only
+    once CuPy is in use; before, every array is a NumPy one."""
+    if _primitive.check_devices and isinstance(ref, Tensor) and isinstance(t, Tensor):
+        want = _device_of(ref._data)
+        if _device_of(t._data) != want:
+            return Tensor._wrap(_to_device(t._data, want, "Tensor"))
+    return t
+
+
 def _converted(x: Any, op: str, arg: str) -> Tensor:
     """A NumPy array or (nested) list as a Tensor; a ragged list or one of strings or other
     objects is refused naming the op and argument."""
@@ -72,7 +85,10 @@ def _binary(prim, name: str, promote: bool = False):
     bool_result = name in _rules.BOOL_RESULT
 
     def op(x: Any, y: Any) -> Tensor:
+        xt, yt = isinstance(x, Tensor), isinstance(y, Tensor)
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
+        if xt != yt:  # an array or list converted: it goes with the tensor
+            x, y = (x, _near(y, x)) if xt else (_near(x, y), y)
         if promote:
             x, y = promote_scalar(x, y)
         if accept:
@@ -900,12 +916,12 @@ def flip(x: Any, dims: Any) -> Tensor:
     return S.getitem(x, index=index)
 
 
-def _index_part(i: Any, arrays: list) -> Any:
+def _index_part(i: Any, arrays: list, x: Tensor) -> Any:
     if isinstance(i, Tensor):
         arrays.append(i)
         return S.ArraySlot(len(arrays) - 1)
     if isinstance(i, (list, np.ndarray)):
-        arrays.append(_converted(i, "getitem", "index"))
+        arrays.append(_near(_converted(i, "getitem", "index"), x))
         return S.ArraySlot(len(arrays) - 1)
     if isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis:
         return int(i) if isinstance(i, np.integer) else i
@@ -921,21 +937,22 @@ def getitem(x: Tensor, index: Any) -> Tensor:
     arrays: list = []
     x = _tensor(x, "getitem")
     if isinstance(index, tuple):
-        template = tuple(_index_part(i, arrays) for i in index)
+        template = tuple(_index_part(i, arrays, x) for i in index)
     else:
-        template = _index_part(index, arrays)
+        template = _index_part(index, arrays, x)
     return S.getitem(x, *arrays, index=template)
 
 
-def _setitem_value(value: Any, dt: np.dtype) -> Tensor:
-    """The assigned value as a Tensor of the target's dtype (MindSpore casts it)."""
+def _setitem_value(value: Any, dt: np.dtype, x: Tensor) -> Tensor:
+    """The assigned value as a Tensor of the target's dtype (MindSpore casts it), data on
+    the target's device."""
     if isinstance(value, Tensor):
         return value if value._data.dtype == dt else S.cast(value, dtype=dt)
     if isinstance(value, (list, tuple)) and builtins.any(isinstance(v, Tensor) for v in value):
-        return S.stack(*[_setitem_value(v, dt) for v in value], axis=0)  # keeps gradients
+        return S.stack(*[_setitem_value(v, dt, x) for v in value], axis=0)  # keeps gradients
     if isinstance(value, (bool, numbers.Number, np.ndarray, np.generic, list, tuple)):
         try:
-            return Tensor(np.asarray(value).astype(dt))
+            return _near(Tensor(np.asarray(value).astype(dt)), x)
         except (TypeError, ValueError):
             pass
     raise TypeError(f"For 'setitem', the value must be a number, bool, list, tuple, "
@@ -949,10 +966,10 @@ def _setitem(x: Tensor, index: Any, value: Any) -> Tensor:
     to the value."""
     arrays: list = []
     if isinstance(index, tuple):
-        template = tuple(_index_part(i, arrays) for i in index)
+        template = tuple(_index_part(i, arrays, x) for i in index)
     else:
-        template = _index_part(index, arrays)
-    v = _setitem_value(value, x._data.dtype)
+        template = _index_part(index, arrays, x)
+    v = _setitem_value(value, x._data.dtype, x)
     vs = v.shape
     if vs and vs[0] == 1:  # NumPy and MindSpore drop extra leading 1s of the value
         extra = len(vs) - S.target_rank(x.ndim, template, tuple(arrays))
@@ -1103,7 +1120,7 @@ def masked_fill(input_x: Any, mask: Any, value: Any) -> Tensor:
                              f"but got shape {list(value.shape)}.")
         v = value if value.dtype == x.dtype else cast(value, x.dtype)
     elif isinstance(value, (int, float, bool)):
-        v = Tensor(np.asarray(value, dtype=x.dtype.np_dtype))
+        v = _near(Tensor(np.asarray(value, dtype=x.dtype.np_dtype)), x)
     else:
         raise TypeError(f"For 'masked_fill', 'value' must be a number or a Tensor, but got "
                         f"{type(value).__name__}.")
@@ -1360,7 +1377,7 @@ def _extreme_with_index(x: Any, axis: Any, keepdims: bool, initial: Any, where: 
         axis = None
     _nonempty(x, None if axis is None else (_axis(axis, x.ndim, op),), op)
     if axis is None:
-        values, index = reduce(x), Tensor(np.array(0, np.int64))
+        values, index = reduce(x), _near(Tensor(np.array(0, np.int64)), x)
     else:
         a = _axis(axis, x.ndim, op)
         index = arg(x, a, True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from cupy._core import dev, dev_index, ndarray
+from cupy._core import dev, dev_index, ndarray, wrap_around
 
 
 def _scatter(ufunc: np.ufunc, name: str):
@@ -13,7 +13,8 @@ def _scatter(ufunc: np.ufunc, name: str):
         if type(a) is not ndarray:
             raise TypeError(f"Argument 'a' has incorrect type (expected cupy.ndarray, got "
                             f"{type(a).__name__})")
-        ufunc.at(a._a, dev_index(slices), dev(value))
+        # out-of-range indices wrap around, as in CuPy (measured)
+        ufunc.at(a._a, wrap_around(dev_index(slices), a._a.shape), dev(value))
 
     scatter.__name__ = name
     return scatter
