@@ -140,7 +140,10 @@ class NumpySlicesDataset(_Columns):
             cols, default = [data], ["column_0"]
         arrays = []
         for k, c in enumerate(cols):
-            arr = to_array(c, "NumpySlicesDataset")
+            # a private read-only copy: rows are views of it, and the caller's array may
+            # change later
+            arr = np.array(to_array(c, "NumpySlicesDataset"))
+            arr.setflags(write=False)
             if arr.ndim == 0:
                 raise ValueError(f"For 'NumpySlicesDataset', column {k} is a scalar; every "
                                  f"column needs a first axis to slice rows from.")
