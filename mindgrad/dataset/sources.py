@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import config
-from .datasets import Dataset, _count, _names, _uid
+from .datasets import Dataset, _count, _names
 from .rows import as_row, to_array
 from .samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler,
                        SubsetRandomSampler, SubsetSampler, as_sampler)
@@ -312,7 +312,6 @@ def split_dataset(ds: Dataset, sizes: Sequence[Any], randomize: bool) -> list[Da
         parts = []
         for a, b in zip(bounds[:-1], bounds[1:]):
             part = copy.copy(ds)
-            part._uid = next(_uid)
             part.sampler = (SubsetRandomSampler if randomize else SubsetSampler)(ids[a:b])
             part.reset()
             parts.append(part)
