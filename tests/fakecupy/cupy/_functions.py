@@ -9,7 +9,8 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._core import TRANSFERS, checked, dev, dev_index, host_to_device, ndarray, shape_arg, wrap
+from ._core import (TRANSFERS, checked, dev, dev_index, host_to_device, ndarray, shape_arg, wrap,
+                    wrap_around)
 
 with open(os.path.join(os.path.dirname(__file__), "..", "cupy_names.json")) as _f:
     NAMES: dict[str, list[str]] = json.load(_f)
@@ -47,7 +48,7 @@ class ufunc:
                 if type(o) is not ndarray:
                     raise TypeError(f"Output arrays must be cupy.ndarray, got {type(o)}")
             kwargs["out"] = tuple(o._a for o in outs) if isinstance(out, tuple) else out._a
-        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
+        with np.errstate(all="ignore"):  # GPUs raise no floating-point warnings
             r = method(*[dev(a) for a in args], **{k: v if k == "out" else dev(v)
                                                    for k, v in kwargs.items()})
         if out is not None:
@@ -55,6 +56,11 @@ class ufunc:
         return wrap(r, args)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.__name__.startswith("logical_") and any(
+                getattr(getattr(a, "dtype", None), "kind", "") == "c" for a in args):
+            # measured: CuPy's logical ufuncs have no complex loops
+            raise TypeError(f"Wrong type ({tuple(a.dtype for a in args)}) of arguments for "
+                            f"cupy_{self.__name__}")
         return self._run(self._u, args, kwargs)
 
     def reduce(self, *args: Any, **kwargs: Any) -> Any:
@@ -71,10 +77,11 @@ class ufunc:
     def at(self, a: ndarray, indices: Any, b: Any = None) -> None:
         if type(a) is not ndarray:
             raise TypeError(f"Unsupported type {type(a)}")
+        indices = wrap_around(dev_index(indices), a._a.shape)  # as CuPy's scatters
         if b is None:
-            self._u.at(a._a, dev_index(indices))
+            self._u.at(a._a, indices)
         else:
-            self._u.at(a._a, dev_index(indices), dev(b))
+            self._u.at(a._a, indices, dev(b))
 
     def __repr__(self) -> str:
         return f"<ufunc '{self.__name__}'>"
@@ -227,6 +234,36 @@ def take(a: Any, indices: Any, axis: Any = None, out: Any = None, mode: str = "w
 
 
 TOP_TAKE, TOP["take"] = TOP["take"], take
+
+
+def take_along_axis(a: Any, indices: Any, axis: Any) -> Any:
+    """CuPy's wraps out-of-range indices around too (measured)."""
+    arr, idx = dev(a), dev_index(indices)
+    if axis is None:
+        arr, axis = arr.reshape(-1), 0
+    if arr.shape[axis]:
+        idx = np.mod(idx, arr.shape[axis])
+    return wrap(np.take_along_axis(arr, idx, axis))
+
+
+TOP["take_along_axis"] = take_along_axis
+
+
+def _no_axis_on_0d(name: str, fn: Callable) -> Callable:
+    """CuPy's argmax/argmin refuse any axis on a 0-d array (measured), where NumPy's
+    accept 0 and -1."""
+    def call(a: Any, axis: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if axis is not None and getattr(a, "ndim", None) == 0:
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
+                                          f"dimension 0")
+        return fn(a, axis, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _n in ("argmax", "argmin"):
+    TOP[_n] = _no_axis_on_0d(_n, TOP[_n])
 FFT = namespace(NAMES["fft"], np.fft)
 STRIDE_TRICKS = namespace(NAMES["stride_tricks"], np.lib.stride_tricks)
 
