@@ -177,7 +177,8 @@ def _readme_commands() -> list[str]:
     for line in text.splitlines():
         if line.startswith("    ") and not line.startswith("     "):
             shell = line.strip().split("  #")[0]
-            commands += [c.strip() for c in shell.split("&&")]
+            # environment assignments before a command (VAR=value cmd) are not the command
+            commands += [re.sub(r"^(\w+=\S+\s+)+", "", c.strip()) for c in shell.split("&&")]
     return commands
 
 
