@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from .map_op import MapDataset
 
 
-
 class Epoch:
     """Where a generator stands: the seed, the path of epoch numbers (an iterator's epoch,
     then each enclosing ``repeat``'s repetition) and each node's position in the pipeline
