@@ -69,6 +69,21 @@ def collectives(out: dict) -> None:
     out["jvp_all_reduce_prod"] = ms.jvp(ops.AllReduce("prod"), v["mx"],
                                         v["mx"] * 0 + 1 + rank)[1].asnumpy()
 
+    # DistributedGradReducer: buckets cut by all_reduce_fusion_config and by dtype, a mean
+    from mindspore import Parameter, nn
+
+    grads = (v["x"], v["mx"] * 2, v["mx"].astype(ms.float16), v["g"])
+    ms.set_auto_parallel_context(all_reduce_fusion_config=[3])
+    reducer = nn.DistributedGradReducer([Parameter(g, name=f"p{k}") for k, g in
+                                         enumerate(grads)], mean=True)
+    out["reducer_buckets"] = np.array([len(b) for b in reducer._buckets])
+    for k, g in enumerate(reducer(grads)):
+        out[f"reducer_{k}"] = g.asnumpy()
+    # the bucket's gradient is the bucket all-reduce of the cotangents (x twice in one)
+    out["grad_bucket"] = ms.grad(lambda a: sum((o * v["c"]).sum() for o in reducer(
+        (a, a, grads[2], grads[3]))[:2]))(v["x"]).asnumpy()
+    ms.reset_auto_parallel_context()
+
     # GRAPH mode: the collectives are never folded (a constant input), merged (the same one
     # twice) or removed (an unused result): count the MPI calls of a compiled call
     from mindgrad.prims import collective as P

@@ -109,6 +109,21 @@ def test_collective_gradients(coll):
         np.testing.assert_allclose(got["grad_all_to_all"], want)
 
 
+def test_grad_reducer_buckets(coll):
+    # [x, 2 mx] | [mx (float16)] | [g]: cut by dtype, and by all_reduce_fusion_config at 3
+    assert coll[0]["reducer_buckets"].tolist() == [2, 1, 1]
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_allclose(got["reducer_0"], (IN[0]["x"] + IN[1]["x"]) / 2)
+        np.testing.assert_allclose(got["reducer_1"], IN[0]["mx"] + IN[1]["mx"])
+        assert got["reducer_2"].dtype == np.float16
+        np.testing.assert_allclose(got["reducer_2"], (IN[0]["mx"] + IN[1]["mx"]) / 2)
+        np.testing.assert_allclose(got["reducer_3"], (IN[0]["g"] + IN[1]["g"]) / 2)
+        # f_r = sum over the two outputs of x's mean over the ranks, weighted by c_r: each
+        # gives (c_0 + c_1) / 2
+        np.testing.assert_allclose(got["grad_bucket"], IN[0]["c"] + IN[1]["c"])
+
+
 def test_graph_mode_keeps_every_collective(coll):
     # the unused one, the repeated one and the one of a constant all run on every call
     for r in range(2):

@@ -19,7 +19,6 @@ from ..common import auto_parallel
 from ..common.parameter import Parameter
 from ..common.tensor import Tensor
 from ..communication.management import GlobalComm, get_group_size
-from ..prims import arith as A
 from ..prims import collective as P
 from ..prims import shape as S
 from .cell import Cell
@@ -106,10 +105,6 @@ class DistributedGradReducer(Cell):
         self._buckets = plan_buckets(self._shapes, self._dtypes,
                                      auto_parallel._state["all_reduce_fusion_config"])
 
-    def _reduce(self, flat: Any) -> Any:
-        out = P.all_reduce(flat, op="sum", group=self.group)
-        return A.div(out, self.degree) if self.mean else out
-
     def construct(self, grads: Sequence[Tensor]) -> tuple:
         grads = tuple(grads)
         shapes = [tuple(g.shape) for g in grads]
@@ -118,7 +113,14 @@ class DistributedGradReducer(Cell):
         else:  # gradients of other parameters than planned for (a subset, a cast): replan
             buckets = plan_buckets(shapes, [np.dtype(g._data.dtype) for g in grads],
                                    auto_parallel._state["all_reduce_fusion_config"])
-        return tuple(_bucketed(grads, buckets, self._reduce))
+        divisor = self.degree if self.mean else 1
+        out: list = [None] * len(grads)
+        for bucket in buckets:  # one fused primitive per bucket (prims/collective.py)
+            reduced = P.all_reduce_bucket(*[grads[i] for i in bucket], divisor=divisor,
+                                          group=self.group)
+            for i, r in zip(bucket, reduced):
+                out[i] = r
+        return tuple(out)
 
 
 def broadcast_parameters(params: Sequence[Parameter], root: int = 0,

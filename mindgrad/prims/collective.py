@@ -12,6 +12,7 @@ the host and back). float16 is reduced in float32, MPI having no half type.
 """
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import numpy as np
@@ -219,3 +220,72 @@ all_to_all.vjp = (lambda g, ans, x, split_count, split_dim, concat_dim, group:
 all_to_all.jvp = (lambda t, ans, x, split_count, split_dim, concat_dim, group:
                   all_to_all(t, split_count=split_count, split_dim=split_dim,
                              concat_dim=concat_dim, group=group),)
+
+
+# --- a bucket of gradients in one call --------------------------------------------------
+# Bucket buffers kept for the next step: MPI moves a buffer it has seen before much faster
+# (a large message between processes of one machine maps the memory it copies from, and
+# caches that mapping), and a new buffer costs its page faults besides.
+_POOL: dict = {}
+
+
+def _buffer(dtype: np.dtype, size: int) -> np.ndarray:
+    """A buffer of ``size`` elements: the pooled one of that dtype and size when nothing
+    holds a view of it any longer (a step's reduced gradients are views of their bucket's
+    buffer, so it is reused only once they are all gone), else a new one, pooled."""
+    key = (dtype.str, size)
+    buf = _POOL.get(key)
+    # references: the pool's and getrefcount's argument; a live view would add its own
+    if buf is not None and sys.getrefcount(buf) == 3:
+        return buf
+    if len(_POOL) >= 16:
+        _POOL.clear()
+    buf = _POOL[key] = np.empty(size, dtype)
+    return buf
+
+
+def _bucket_impl(*xs: Any, divisor: int, group: str) -> tuple:
+    """The sums over the ranks of several arrays of one dtype, each divided by ``divisor``
+    (the sum of the divided values: exact for a power-of-two divisor, else within one
+    rounding): one buffer is filled with them, all-reduced in place, and the results are
+    views of it. (The same with the flattening primitives costs two more passes over the
+    bytes and two more buffers.)"""
+    comm = communicator(group, "AllReduce")
+    host = [_host(x) for x in xs]
+    dtype = host[0][0].dtype
+    if any(a.dtype != dtype for a, _ in host):
+        raise TypeError(f"For 'AllReduce', a bucket must hold one dtype, but got "
+                        f"{sorted({str(a.dtype) for a, _ in host})}.")
+    work = _reducible("AllReduce", host[0][0][:0], "sum").dtype
+    if divisor != 1 and work.kind not in "fc":
+        raise TypeError(f"For 'AllReduce', a mean needs float inputs, but got {dtype}.")
+    sizes = [a.size for a, _ in host]
+    buf = _buffer(work, sum(sizes))
+    start = 0
+    for (a, _), n in zip(host, sizes):
+        # the division happens while copying in (one pass over the bytes, not two)
+        if divisor != 1:
+            np.divide(a.reshape(-1), divisor, out=buf[start:start + n])
+        else:
+            buf[start:start + n] = a.reshape(-1)
+        start += n
+    from mpi4py import MPI
+
+    comm.Allreduce(MPI.IN_PLACE, buf, op=MPI.SUM)
+    outs = []
+    start = 0
+    for (a, gpu), n in zip(host, sizes):
+        outs.append(_back(buf[start:start + n].reshape(a.shape).astype(dtype, copy=False), gpu))
+        start += n
+    return tuple(outs)
+
+
+all_reduce_bucket = Primitive("AllReduceBucket", _bucket_impl, multiple_results=True,
+                              effect=True)
+# the map is linear and symmetric across the ranks: its transpose is itself
+all_reduce_bucket.vjp_all = lambda gs, ans, *xs, divisor, group: list(
+    all_reduce_bucket(*gs, divisor=divisor, group=group))
+all_reduce_bucket.jvp_all = lambda primals, tangents, divisor, group: (
+    all_reduce_bucket(*primals, divisor=divisor, group=group),
+    all_reduce_bucket(*[S.zeros_like(p) if t is None else t
+                        for p, t in zip(primals, tangents)], divisor=divisor, group=group))
