@@ -168,7 +168,24 @@ def train(out: dict) -> None:
         opt(reducer(grads))
     for p in net.get_parameters():
         out[f"custom/{p.name}"] = p.asnumpy()
+    # Model.train on the dataset's shard of this rank: rank r gets rows r, r + 2, ..., so
+    # its batch k of 4 and the other rank's make up the global batch k of 8
+    net = _net(rank)
+    model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, _dataset(size, rank), dataset_sink_mode=False)
+    for p in net.get_parameters():
+        out[f"model/{p.name}"] = p.asnumpy()
     ms.reset_auto_parallel_context()
+
+
+def _dataset(num_shards: int | None = None, shard_id: int | None = None):
+    import mindspore.dataset as ds
+
+    x = np.concatenate([b[0] for b in batch()])
+    y = np.concatenate([b[1] for b in batch()])
+    per = len(batch()[0][0]) // (num_shards or 1)
+    return ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False, num_shards=num_shards,
+                                 shard_id=shard_id).batch(per)
 
 
 if __name__ == "__main__":

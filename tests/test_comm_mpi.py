@@ -132,7 +132,7 @@ def test_graph_mode_keeps_every_collective(coll):
                                    2 * (IN[0]["x"] + IN[1]["x"]) + 4.0)
 
 
-@pytest.mark.parametrize("kind", ["pynative", "graph", "custom"])
+@pytest.mark.parametrize("kind", ["pynative", "graph", "custom", "model"])
 def test_data_parallel_equals_one_process(trained, kind):
     from mindgrad.compat import install, uninstall
 
