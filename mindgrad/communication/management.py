@@ -175,7 +175,8 @@ def _local_of(group: str, what: str) -> Any:
 
 def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank among ``group``'s processes on the same machine (0 before
-    ``init``)."""
+    ``init``). For a group other than the world every member must call it together (it
+    splits the group's communicator by machine)."""
     _check_group("get_local_rank", group)
     if not GlobalComm.INITED:
         return 0
@@ -187,7 +188,8 @@ def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
 
 
 def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
-    """How many of ``group``'s processes run on this machine (1 before ``init``)."""
+    """How many of ``group``'s processes run on this machine (1 before ``init``); for a
+    group other than the world, called by every member together."""
     _check_group("get_local_rank_size", group)
     if not GlobalComm.INITED:
         return 1
