@@ -29,6 +29,8 @@ from .common.serialization import (load_checkpoint, load_param_into_net,  # noqa
 from .common.tensor import Tensor  # noqa: F401
 from .context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
                       get_context, set_context)
+from .common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: F401
+                                   reset_auto_parallel_context, set_auto_parallel_context)
 from . import ops  # noqa: F401  (binds the Tensor operators)
 from . import nn  # noqa: F401
 from .jit import jit, ms_function  # noqa: F401

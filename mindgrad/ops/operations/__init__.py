@@ -526,4 +526,7 @@ class AvgPool(_Pool):
     _kind = "avg"
 
 
+from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp,  # noqa: E402
+                       ReduceScatter)
+
 __all__ = F._public_names(globals())

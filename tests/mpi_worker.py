@@ -1,0 +1,197 @@
+"""Run by tests/test_comm_mpi.py on 2 MPI processes (``mpirun -n 2 mindgrad run
+tests/mpi_worker.py PART OUTDIR`` or ``mindgrad msrun``): each rank computes with mindgrad's
+collectives and writes what it got to OUTDIR/PART_<rank>.npz, which the test checks against
+NumPy. The inputs are functions of the rank (``inputs``) so the test can form them too."""
+from __future__ import annotations
+
+import os
+import sys
+
+import numpy as np
+
+
+def inputs(rank: int) -> dict:
+    """Each rank's operands (the test forms both ranks' to compute the expected values)."""
+    r = rank
+    return {
+        "x": np.array([1.0 + r, -2.0 * r, 3.0], np.float32),
+        "mx": np.array([[1.0, 5.0], [3.0 - 3 * r, 2.0 + 2 * r]], np.float32) + r,
+        "c": np.array([0.5 + r, 2.0, -1.0 - r], np.float32),           # cotangent weights
+        "g": np.arange(4, dtype=np.float32).reshape(2, 2) + 10 * r,     # all_gather input
+        "cg": np.arange(8, dtype=np.float32).reshape(4, 2) * (r + 1),   # its weights
+        "s": np.arange(8, dtype=np.float32).reshape(4, 2) - 3 * r,      # reduce_scatter input
+        "cs": np.array([[1.0, -1.0], [2.0, 0.5]], np.float32) * (r + 2),
+        "a": np.arange(12, dtype=np.float32).reshape(2, 6) + 100 * r,   # all_to_all input
+        "ca": np.arange(12, dtype=np.float32).reshape(4, 3) * (1 - 2 * r),
+        "i": np.array([3, -1, 7], np.int32) * (r + 1),
+    }
+
+
+def collectives(out: dict) -> None:
+    import mindspore as ms
+    from mindspore import Tensor, ops
+    from mindspore.communication import (comm_func, create_group, destroy_group, get_group_size,
+                                         get_local_rank, get_local_rank_size, get_rank, init)
+
+    init()
+    rank = get_rank()
+    v = {k: Tensor(a) for k, a in inputs(rank).items()}
+    out["rank_size"] = np.array([rank, get_group_size(), get_local_rank(),
+                                 get_local_rank_size()])
+    for op in ("sum", "max", "min", "prod", "avg"):
+        out[f"all_reduce_{op}"] = ops.AllReduce(op)(v["mx"]).asnumpy()
+    out["all_reduce_int"] = comm_func.all_reduce(v["i"])[0].asnumpy()
+    out["all_gather"] = comm_func.all_gather_into_tensor(v["g"])[0].asnumpy()
+    out["reduce_scatter"] = comm_func.reduce_scatter_tensor(v["s"])[0].asnumpy()
+    out["broadcast"] = comm_func.broadcast(v["x"], src=1).asnumpy()
+    out["broadcast_op"] = ops.Broadcast(0)((v["x"],))[0].asnumpy()
+    out["all_to_all"] = ops.AlltoAll(2, 1, 0)(v["a"]).asnumpy()
+    # groups: both ranks, then rank 1 alone
+    create_group("pair", [1, 0])
+    out["group_pair"] = np.array([get_rank("pair"), get_group_size("pair")])
+    out["group_pair_sum"] = ops.AllReduce(group="pair")(v["x"]).asnumpy()
+    destroy_group("pair")
+    if rank == 1:
+        create_group("solo", [1])
+        out["group_solo_sum"] = ops.AllReduce(group="solo")(v["x"]).asnumpy()
+        destroy_group("solo")
+
+    # gradients: f = sum(c * collective(x)), differentiated on every rank
+    def grad_of(fn, x, c):
+        return ms.grad(lambda t: (fn(t) * c).sum())(x).asnumpy()
+
+    for op in ("sum", "max", "min", "prod", "avg"):
+        out[f"grad_all_reduce_{op}"] = grad_of(ops.AllReduce(op), v["mx"], v["mx"] * 0 + 1 + rank)
+    out["grad_all_gather"] = grad_of(ops.AllGather(), v["g"], v["cg"])
+    out["grad_reduce_scatter"] = grad_of(ops.ReduceScatter(), v["s"], v["cs"])
+    out["grad_broadcast"] = grad_of(lambda t: comm_func.broadcast(t, src=1), v["x"], v["c"])
+    out["grad_all_to_all"] = grad_of(ops.AlltoAll(2, 1, 0), v["a"], v["ca"])
+    out["jvp_all_reduce_prod"] = ms.jvp(ops.AllReduce("prod"), v["mx"],
+                                        v["mx"] * 0 + 1 + rank)[1].asnumpy()
+
+    # DistributedGradReducer: buckets cut by all_reduce_fusion_config and by dtype, a mean
+    from mindspore import Parameter, nn
+
+    grads = (v["x"], v["mx"] * 2, v["mx"].astype(ms.float16), v["g"])
+    ms.set_auto_parallel_context(all_reduce_fusion_config=[3])
+    reducer = nn.DistributedGradReducer([Parameter(g, name=f"p{k}") for k, g in
+                                         enumerate(grads)], mean=True)
+    out["reducer_buckets"] = np.array([len(b) for b in reducer._buckets])
+    for k, g in enumerate(reducer(grads)):
+        out[f"reducer_{k}"] = g.asnumpy()
+    # the bucket's gradient is the bucket all-reduce of the cotangents (x twice in one)
+    out["grad_bucket"] = ms.grad(lambda a: sum((o * v["c"]).sum() for o in reducer(
+        (a, a, grads[2], grads[3]))[:2]))(v["x"]).asnumpy()
+    ms.reset_auto_parallel_context()
+
+    # GRAPH mode: the collectives are never folded (a constant input), merged (the same one
+    # twice) or removed (an unused result): count the MPI calls of a compiled call
+    from mindgrad.prims import collective as P
+
+    calls = []
+    impl = P.all_reduce.impl
+    P.all_reduce.impl = lambda *a, **k: (calls.append(1), impl(*a, **k))[1]
+    const = Tensor(np.full(3, 2.0, np.float32))
+
+    @ms.jit
+    def step(t):
+        ops.AllReduce()(t * 3)  # result unused
+        return ops.AllReduce()(t) + ops.AllReduce()(t) + ops.AllReduce()(const)
+
+    first = step(v["x"]).asnumpy()
+    before = len(calls)
+    out["graph_value"] = step(v["x"]).asnumpy()
+    out["graph_calls"] = np.array([len(calls) - before])
+    P.all_reduce.impl = impl
+    assert np.allclose(first, out["graph_value"])
+
+
+def _net(seed: int):
+    import mindspore as ms
+    from mindspore import nn
+
+    ms.set_seed(seed)
+    return nn.SequentialCell(nn.Dense(4, 8), nn.Tanh(), nn.Dense(8, 2))
+
+
+def batch(steps: int = 3, size: int = 8) -> list:
+    """The global batches of the training check (the same on every rank and in the test)."""
+    rng = np.random.default_rng(7)
+    return [(rng.standard_normal((size, 4)).astype(np.float32),
+             rng.standard_normal((size, 2)).astype(np.float32)) for _ in range(steps)]
+
+
+def train_reference(mode: str) -> dict:
+    """One process training on the whole global batches (what the ranks must match)."""
+    import mindspore as ms
+    from mindspore import Tensor, nn
+
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    net = _net(0)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                               nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    for x, y in batch():
+        step(Tensor(x), Tensor(y))
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    return {p.name: p.asnumpy() for p in net.get_parameters()}
+
+
+def train(out: dict) -> None:
+    import mindspore as ms
+    from mindspore import Tensor, nn
+    from mindspore.communication import get_group_size, get_rank, init
+
+    init()
+    rank, size = get_rank(), get_group_size()
+    ms.set_auto_parallel_context(parallel_mode=ms.ParallelMode.DATA_PARALLEL, gradients_mean=True)
+    # TrainOneStepCell, PYNATIVE and GRAPH; rank 1 starts from other values (broadcast fixes it)
+    for mode in ("pynative", "graph"):
+        ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+        net = _net(rank)
+        step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()),
+                                   nn.Momentum(net.trainable_params(), 0.1, 0.9))
+        for x, y in batch():
+            n = len(x) // size
+            step(Tensor(x[rank * n:(rank + 1) * n]), Tensor(y[rank * n:(rank + 1) * n]))
+        for p in net.get_parameters():
+            out[f"{mode}/{p.name}"] = p.asnumpy()
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    # a custom loop with DistributedGradReducer (the parameters already start equal)
+    net = _net(0)
+    loss_net = nn.WithLossCell(net, nn.MSELoss())
+    opt = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    reducer = nn.DistributedGradReducer(opt.parameters, mean=True, degree=size)
+    grad_fn = ms.value_and_grad(loss_net, None, opt.parameters)
+    for x, y in batch():
+        n = len(x) // size
+        _, grads = grad_fn(Tensor(x[rank * n:(rank + 1) * n]), Tensor(y[rank * n:(rank + 1) * n]))
+        opt(reducer(grads))
+    for p in net.get_parameters():
+        out[f"custom/{p.name}"] = p.asnumpy()
+    # Model.train on the dataset's shard of this rank: rank r gets rows r, r + 2, ..., so
+    # its batch k of 4 and the other rank's make up the global batch k of 8
+    net = _net(rank)
+    model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
+    model.train(1, _dataset(size, rank), dataset_sink_mode=False)
+    for p in net.get_parameters():
+        out[f"model/{p.name}"] = p.asnumpy()
+    ms.reset_auto_parallel_context()
+
+
+def _dataset(num_shards: int | None = None, shard_id: int | None = None):
+    import mindspore.dataset as ds
+
+    x = np.concatenate([b[0] for b in batch()])
+    y = np.concatenate([b[1] for b in batch()])
+    per = len(batch()[0][0]) // (num_shards or 1)
+    return ds.NumpySlicesDataset({"x": x, "y": y}, shuffle=False, num_shards=num_shards,
+                                 shard_id=shard_id).batch(per)
+
+
+if __name__ == "__main__":
+    part, outdir = sys.argv[1], sys.argv[2]
+    result: dict = {}
+    {"collectives": collectives, "train": train}[part](result)
+    from mindspore.communication import get_rank
+
+    np.savez(os.path.join(outdir, f"{part}_{get_rank()}.npz"), **result)

@@ -1,0 +1,158 @@
+"""Collectives and data-parallel training on 2 real MPI processes (tests/mpi_worker.py):
+one launch through ``mpirun -n 2 mindgrad run``, one through ``mindgrad msrun``. Needs mpi4py
+and an MPI launcher (the ``test`` extra installs both from PyPI)."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("mpi4py", reason="mpi4py (pip install 'mindgrad[mpi]') runs the 2-rank tests")
+
+from mindgrad.cli import _find_mpirun, mpi_environment  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+WORKER = os.path.join(HERE, "mpi_worker.py")
+sys.path.insert(0, HERE)
+import mpi_worker as W  # noqa: E402
+
+MPIRUN = _find_mpirun()
+pytestmark = pytest.mark.skipif(MPIRUN is None, reason="no mpirun: pip install 'mindgrad[mpi]'")
+
+
+def _launch(cmd: list, outdir: str, part: str) -> list:
+    proc = subprocess.run(cmd, env=mpi_environment(), capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return [dict(np.load(os.path.join(outdir, f"{part}_{r}.npz"))) for r in range(2)]
+
+
+@pytest.fixture(scope="module")
+def coll(tmp_path_factory) -> list:
+    out = str(tmp_path_factory.mktemp("coll"))
+    return _launch([MPIRUN, "-n", "2", sys.executable, "-m", "mindgrad", "run", WORKER,
+                    "collectives", out], out, "collectives")
+
+
+@pytest.fixture(scope="module")
+def trained(tmp_path_factory) -> list:
+    out = str(tmp_path_factory.mktemp("train"))
+    return _launch([sys.executable, "-m", "mindgrad", "msrun", "--worker_num=2",
+                    "--local_worker_num=2", WORKER, "train", out], out, "train")
+
+
+IN = [W.inputs(0), W.inputs(1)]
+
+
+def test_ranks(coll):
+    assert coll[0]["rank_size"].tolist() == [0, 2, 0, 2]
+    assert coll[1]["rank_size"].tolist() == [1, 2, 1, 2]
+
+
+@pytest.mark.parametrize("op,fn", [("sum", np.add), ("max", np.maximum), ("min", np.minimum),
+                                   ("prod", np.multiply)])
+def test_all_reduce_values(coll, op, fn):
+    want = fn(IN[0]["mx"], IN[1]["mx"])
+    for r in range(2):
+        np.testing.assert_allclose(coll[r][f"all_reduce_{op}"], want)
+        np.testing.assert_allclose(coll[r]["all_reduce_avg"], (IN[0]["mx"] + IN[1]["mx"]) / 2)
+        assert coll[r]["all_reduce_int"].dtype == np.int32
+        np.testing.assert_array_equal(coll[r]["all_reduce_int"], IN[0]["i"] + IN[1]["i"])
+
+
+def test_other_collectives(coll):
+    gathered = np.concatenate([IN[0]["g"], IN[1]["g"]])
+    summed = IN[0]["s"] + IN[1]["s"]
+    for r in range(2):
+        np.testing.assert_array_equal(coll[r]["all_gather"], gathered)
+        np.testing.assert_array_equal(coll[r]["reduce_scatter"], summed[2 * r:2 * r + 2])
+        np.testing.assert_array_equal(coll[r]["broadcast"], IN[1]["x"])
+        np.testing.assert_array_equal(coll[r]["broadcast_op"], IN[0]["x"])
+        # block r (along axis 1) of every rank's input, concatenated along axis 0
+        want = np.concatenate([np.split(IN[j]["a"], 2, axis=1)[r] for j in range(2)], axis=0)
+        np.testing.assert_array_equal(coll[r]["all_to_all"], want)
+        np.testing.assert_array_equal(coll[r]["group_pair_sum"], IN[0]["x"] + IN[1]["x"])
+    # rank_ids [1, 0]: world rank 1 is rank 0 of the group
+    assert coll[0]["group_pair"].tolist() == [1, 2] and coll[1]["group_pair"].tolist() == [0, 2]
+    np.testing.assert_array_equal(coll[1]["group_solo_sum"], IN[1]["x"])
+
+
+def test_collective_gradients(coll):
+    # f_r = sum(c_r * collective(x)) on each rank r; c_r = r + 1 for the all-reduces
+    c = [np.full((2, 2), 1.0 + r, np.float32) for r in range(2)]
+    mx = [IN[r]["mx"] for r in range(2)]
+    total = c[0] + c[1]
+    top, low, prod = np.maximum(*mx), np.minimum(*mx), mx[0] * mx[1]
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_allclose(got["grad_all_reduce_sum"], total)
+        np.testing.assert_allclose(got["grad_all_reduce_avg"], total / 2)
+        np.testing.assert_allclose(got["grad_all_reduce_max"], total * (mx[r] == top))
+        np.testing.assert_allclose(got["grad_all_reduce_min"], total * (mx[r] == low))
+        np.testing.assert_allclose(got["grad_all_reduce_prod"], total * prod / mx[r])
+        np.testing.assert_allclose(got["jvp_all_reduce_prod"],
+                                   prod * (c[0] / mx[0] + c[1] / mx[1]), rtol=1e-6)
+        # all-gather's gradient: the sum over ranks of their weights on this rank's block
+        np.testing.assert_allclose(got["grad_all_gather"],
+                                   sum(IN[j]["cg"][2 * r:2 * r + 2] for j in range(2)))
+        # reduce-scatter's: the weights of all ranks gathered
+        np.testing.assert_allclose(got["grad_reduce_scatter"],
+                                   np.concatenate([IN[j]["cs"] for j in range(2)]))
+        # broadcast's: everything to the root (rank 1), zero elsewhere
+        np.testing.assert_allclose(got["grad_broadcast"],
+                                   IN[0]["c"] + IN[1]["c"] if r == 1 else np.zeros(3))
+        # all-to-all's: the weights sent back the other way
+        want = np.concatenate([np.split(IN[j]["ca"], 2, axis=0)[r] for j in range(2)], axis=1)
+        np.testing.assert_allclose(got["grad_all_to_all"], want)
+
+
+def test_grad_reducer_buckets(coll):
+    # [x, 2 mx] | [mx (float16)] | [g]: cut by dtype, and by all_reduce_fusion_config at 3
+    assert coll[0]["reducer_buckets"].tolist() == [2, 1, 1]
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_allclose(got["reducer_0"], (IN[0]["x"] + IN[1]["x"]) / 2)
+        np.testing.assert_allclose(got["reducer_1"], IN[0]["mx"] + IN[1]["mx"])
+        assert got["reducer_2"].dtype == np.float16
+        np.testing.assert_allclose(got["reducer_2"], (IN[0]["mx"] + IN[1]["mx"]) / 2)
+        np.testing.assert_allclose(got["reducer_3"], (IN[0]["g"] + IN[1]["g"]) / 2)
+        # f_r = sum over the two outputs of x's mean over the ranks, weighted by c_r: each
+        # gives (c_0 + c_1) / 2
+        np.testing.assert_allclose(got["grad_bucket"], IN[0]["c"] + IN[1]["c"])
+
+
+def test_graph_mode_keeps_every_collective(coll):
+    # the unused one, the repeated one and the one of a constant all run on every call
+    for r in range(2):
+        assert coll[r]["graph_calls"].tolist() == [4]
+        np.testing.assert_allclose(coll[r]["graph_value"],
+                                   2 * (IN[0]["x"] + IN[1]["x"]) + 4.0)
+
+
+@pytest.mark.parametrize("kind", ["pynative", "graph", "custom", "model"])
+def test_data_parallel_equals_one_process(trained, kind):
+    from mindgrad.compat import install, uninstall
+
+    install()
+    try:
+        ref = W.train_reference("graph" if kind == "graph" else "pynative")
+    finally:
+        uninstall()
+    init = {p.name: p.asnumpy() for p in _fresh_net()}
+    for name, want in ref.items():
+        assert np.abs(want - init[name]).max() > 1e-3  # training moved it
+        for r in range(2):
+            np.testing.assert_allclose(trained[r][f"{kind}/{name}"], want, atol=1e-5, rtol=0)
+
+
+def _fresh_net():
+    from mindgrad.compat import install, uninstall
+
+    install()
+    try:
+        return list(W._net(0).get_parameters())
+    finally:
+        uninstall()
