@@ -437,3 +437,20 @@ for _name in ["all", "any", "argmax", "argmin", "argpartition", "argsort", "choo
     setattr(ndarray, _name, _method(_name))
 for _name in ["take", "put", "repeat", "compress"]:  # these take NumPy index arrays too
     setattr(ndarray, _name, _method(_name, dev_index))
+
+
+def _arg_method(name: str) -> Callable:
+    inner = getattr(ndarray, name)
+
+    def m(self: ndarray, axis: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if axis is not None and self._a.ndim == 0:  # as CuPy's (measured)
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
+                                          f"dimension 0")
+        return inner(self, axis, *args, **kwargs)
+
+    m.__name__ = name
+    return m
+
+
+for _name in ("argmax", "argmin"):
+    setattr(ndarray, _name, _arg_method(_name))

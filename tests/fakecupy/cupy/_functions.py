@@ -56,6 +56,11 @@ class ufunc:
         return wrap(r, args)
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        if self.__name__.startswith("logical_") and any(
+                getattr(getattr(a, "dtype", None), "kind", "") == "c" for a in args):
+            # measured: CuPy's logical ufuncs have no complex loops
+            raise TypeError(f"Wrong type ({tuple(a.dtype for a in args)}) of arguments for "
+                            f"cupy_{self.__name__}")
         return self._run(self._u, args, kwargs)
 
     def reduce(self, *args: Any, **kwargs: Any) -> Any:
@@ -242,6 +247,23 @@ def take_along_axis(a: Any, indices: Any, axis: Any) -> Any:
 
 
 TOP["take_along_axis"] = take_along_axis
+
+
+def _no_axis_on_0d(name: str, fn: Callable) -> Callable:
+    """CuPy's argmax/argmin refuse any axis on a 0-d array (measured), where NumPy's
+    accept 0 and -1."""
+    def call(a: Any, axis: Any = None, *args: Any, **kwargs: Any) -> Any:
+        if axis is not None and getattr(a, "ndim", None) == 0:
+            raise np.exceptions.AxisError(f"axis {axis} is out of bounds for array of "
+                                          f"dimension 0")
+        return fn(a, axis, *args, **kwargs)
+
+    call.__name__ = name
+    return call
+
+
+for _n in ("argmax", "argmin"):
+    TOP[_n] = _no_axis_on_0d(_n, TOP[_n])
 FFT = namespace(NAMES["fft"], np.fft)
 STRIDE_TRICKS = namespace(NAMES["stride_tricks"], np.lib.stride_tricks)
 
