@@ -84,26 +84,32 @@ def heavy(x):
     return x + (s % 7)
 
 
-def bench_workers(rounds: int) -> tuple[float, float]:
+def bench_workers(rounds: int) -> tuple[float, float, float, float]:
+    """Median wall seconds with one worker and with two worker processes, and the CPU
+    seconds each used (this process plus its children): equal CPU seconds mean the workers
+    add no work, so on two idle cores the wall time halves."""
     import mindgrad.dataset as ds
 
     data = np.arange(400, dtype=np.int64)
     want = [int(heavy(v)) for v in data]
 
-    def one(workers: int) -> float:
+    def one(workers: int) -> tuple[float, float]:
         d = ds.NumpySlicesDataset({"x": data}, shuffle=False)
         d = d.map(heavy, num_parallel_workers=workers, python_multiprocessing=workers > 1)
-        t0 = time.perf_counter()
+        c0, t0 = os.times(), time.perf_counter()
         got = [int(r[0]) for r in d.create_tuple_iterator(output_numpy=True)]
-        elapsed = time.perf_counter() - t0
+        elapsed, c1 = time.perf_counter() - t0, os.times()
         assert got == want, "the workers' results differ from the function's"
-        return elapsed
+        cpu = (c1.user + c1.system + c1.children_user + c1.children_system) - \
+            (c0.user + c0.system + c0.children_user + c0.children_system)
+        return elapsed, cpu
 
     t1, t2 = [], []
     for _ in range(rounds):
         t1.append(one(1))
         t2.append(one(2))
-    return statistics.median(t1), statistics.median(t2)
+    med = lambda v, k: statistics.median(x[k] for x in v)  # noqa: E731
+    return med(t1, 0), med(t2, 0), med(t1, 1), med(t2, 1)
 
 
 def main() -> None:
@@ -151,12 +157,12 @@ def main() -> None:
                 print(f"  mindgrad is {ratio:.2f}x MindSpore's speed; results agree: {same}")
     if not args.skip_workers:
         sys.path.insert(0, root)
-        t1, t2 = bench_workers(args.rounds)
+        t1, t2, c1, c2 = bench_workers(args.rounds)
         print(f"CPU-heavy Python map over 400 rows (about 1 ms each), median of {args.rounds}")
-        print(f"  1 worker   {t1:7.3f} s")
-        print(f"  2 workers  {t2:7.3f} s   (python_multiprocessing=True)   "
-              f"speed-up {t1 / t2:.2f}x on {os.cpu_count()} cores")
-
+        print(f"  1 worker   {t1:7.3f} s   (CPU {c1:.3f} s)")
+        print(f"  2 workers  {t2:7.3f} s   (CPU {c2:.3f} s, python_multiprocessing=True)   "
+              f"speed-up {t1 / t2:.2f}x on {os.cpu_count()} cores, load average "
+              f"{os.getloadavg()[0]:.1f}")
 
 if __name__ == "__main__":
     main()

@@ -226,3 +226,11 @@ def test_generator_rows_read_by_worker_processes():
     shuffled = ds.GeneratorDataset(Source(), ["v", "pid"], num_parallel_workers=2)
     assert sorted(int(x[0][0]) for x in shuffled.create_tuple_iterator(output_numpy=True)) \
         == list(range(64))
+
+
+def test_vectorized_map_keeps_zero_d_rows_as_arrays():
+    d = ds.NumpySlicesDataset({"label": np.arange(5, dtype=np.uint32)}, shuffle=False)
+    d = d.map(ds.transforms.TypeCast(ms.int32), "label")
+    out = [r[0] for r in d.create_tuple_iterator(output_numpy=True)]
+    assert all(type(o) is np.ndarray and o.shape == () and o.dtype == np.int32 for o in out)
+    assert [int(o) for o in out] == [0, 1, 2, 3, 4]

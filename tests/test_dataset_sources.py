@@ -71,8 +71,10 @@ def test_generator_iterable_and_callable_sources():
     assert col(d, 0)[2] == [2, 3]
     it = ds.GeneratorDataset([(np.float32(i),) for i in range(3)], ["v"], shuffle=False)
     assert [r[0].dtype for r in rows(it)] == [np.float32] * 3
-    assert col(ds.GeneratorDataset(iter(range(3)).__class__ and range(4), ["v"],
-                                   shuffle=False)) == [0, 1, 2, 3]
+    assert col(ds.GeneratorDataset(range(4), ["v"], shuffle=False)) == [0, 1, 2, 3]
+    # a list item gives one column per element, as a tuple does
+    lists = ds.GeneratorDataset([[1, 2.5], [3, 4.5]], ["i", "f"], shuffle=False)
+    assert col(lists, 0) == [1, 3] and col(lists, 1) == [2.5, 4.5]
 
 
 def test_generator_num_samples_shards_and_samplers():
@@ -356,3 +358,15 @@ def test_file_sources_shard(tmp_path):
         assert len(set(want)) == whole and set(got) == set(want), name
     assert ds.MnistDataset(str(tmp_path / "m"), usage="train",
                            num_samples=3).get_dataset_size() == 3
+
+
+def test_rows_handed_out_cannot_change_the_source(tmp_path):
+    write_mnist(str(tmp_path))
+    d = ds.MnistDataset(str(tmp_path), usage="train", shuffle=False)
+    img = next(d.create_tuple_iterator(output_numpy=True))[0]
+    with pytest.raises(ValueError, match="read-only"):
+        img[0, 0, 0] = 7
+    data = np.arange(3)
+    s = ds.NumpySlicesDataset(data, shuffle=False)
+    data[0] = 99  # the dataset holds its own copy
+    assert col(s) == [0, 1, 2]

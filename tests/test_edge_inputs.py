@@ -179,3 +179,65 @@ def test_empty_axis_tuples() -> None:
 def test_a_tensor_is_not_a_dtype() -> None:
     with pytest.raises(TypeError, match="^For 'cast', 'dtype' must be a mindspore dtype"):
         ops.cast(Tensor(1.0), Tensor(1.0))
+
+
+# --- argument checks the fuzzer asked for -----------------------------------------------------
+def test_clipping_bounds_are_checked() -> None:
+    x = Tensor(np.array([-1.0, 0.0, 2.0], np.float32))
+    for call in (lambda: ops.clamp(x, float("nan"), 0.5),
+                 lambda: ops.clip_by_value(x, float("nan"), 0.5)):
+        with pytest.raises(ValueError,
+                           match=r"^For '(clamp|clip_by_value)', '\w+' must not be NaN"):
+            call()
+    with pytest.raises(TypeError, match="^For 'clip_by_value', 'clip_value_max' must be a "
+                                        "number, a Tensor or None, but got list"):
+        ops.clip_by_value(x, 0.0, [1, 2])
+    with pytest.raises(ValueError,
+                       match=r"^For 'clamp', the shapes of 'x' \[3\], 'min' \[2\] can not"):
+        ops.clamp(x, Tensor(np.zeros(2, np.float32)))
+
+
+def test_get_grad_and_partial_name_themselves() -> None:
+    grads = ((0, Tensor(np.ones(2, np.float32))),)
+    assert ops.get_grad(grads, 0).shape == (2,)
+    with pytest.raises(TypeError, match="^For 'get_grad', 'gradients' must be"):
+        ops.get_grad([1, 2], 0)
+    with pytest.raises(TypeError, match="^For 'get_grad', the identifier should be"):
+        ops.get_grad(grads, 1.5)
+    with pytest.raises(RuntimeError, match="^For 'get_grad', can not find the gradient for "
+                                           "position or Parameter 3"):
+        ops.get_grad(grads, 3)
+    with pytest.raises(TypeError, match="^For 'partial', 'func' must be callable, but got int"):
+        ops.partial(3)
+    assert float(ops.partial(ops.add, Tensor(1.0))(Tensor(2.0)).asnumpy()) == 3.0
+    with pytest.raises(TypeError, match=r"^Map\.__call__\(\) got an unexpected keyword"):
+        ops.Map()(ops.sin, (Tensor(1.0),), bogus=1)
+
+
+def test_a_numpy_int_ddof_keeps_the_dtype() -> None:
+    x = Tensor(np.array([1.0, 2.0, 4.0], np.float32))
+    for fn in (ops.var, ops.std):
+        out = fn(x, 0, np.int64(1))
+        assert out.dtype == x.dtype
+        np.testing.assert_allclose(out.asnumpy(), getattr(np, fn.__name__)(
+            x.asnumpy(), ddof=1), rtol=1e-6)
+
+
+def test_absurd_sizes_and_vector_transposes_are_clear_errors() -> None:
+    x = Tensor(np.ones(3, np.float32))
+    with pytest.raises(ValueError, match=r"^For 'broadcast_to', 'shape' \(1000000000000, 3\) "
+                                         r"asks for"):
+        ops.broadcast_to(x, (10 ** 12, 3))
+    with pytest.raises(ValueError, match="^For 'one_hot', 'depth'"):
+        ops.one_hot(Tensor(np.zeros(0, np.int64)), 10 ** 12)
+    with pytest.raises(ValueError, match=r"^For 'matmul', transposing 'y' needs a matrix"):
+        ops.matmul(Tensor(np.ones((2, 3), np.float32)), x, transpose_b=True)
+    with pytest.raises(ValueError, match=r"^For 'zeros', 'shape' \(1000000000000,\) asks for"):
+        ops.zeros(10 ** 12)
+
+
+def test_scatter_with_no_index_leaves_the_input() -> None:
+    x = Tensor(np.arange(12.0, dtype=np.float32).reshape(4, 3))
+    none, nothing = Tensor(np.zeros((0, 1), np.int64)), Tensor(np.zeros((0, 3), np.float32))
+    for fn in (ops.tensor_scatter_update, ops.tensor_scatter_add):
+        np.testing.assert_array_equal(fn(x, none, nothing).asnumpy(), x.asnumpy())

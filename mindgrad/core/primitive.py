@@ -366,6 +366,8 @@ def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
         dtypes = ", ".join(str(a.dtype) for a in args if isinstance(a, Tensor))
         raise TypeError(f"For '{prim.name}', inputs of dtype {dtypes} are not supported: "
                         f"{e}") from None
+    except OverflowError as e:  # a Python int out of an integer tensor's range (NumPy 2)
+        raise ValueError(f"For '{prim.name}', {e}.") from None
     if prim.multiple_results:
         return tuple(_wrap(o) for o in out)
     t = _new(Tensor)

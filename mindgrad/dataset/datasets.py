@@ -8,14 +8,16 @@ draws its own random generator, which makes every order reproducible."""
 from __future__ import annotations
 
 import itertools
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from . import config
-from .rows import as_row, stack_column, to_array
+from .rows import stack_column, to_array
 
-_uid = itertools.count()
+if TYPE_CHECKING:
+    from .map_op import MapDataset
+
 
 
 class Epoch:
@@ -87,7 +89,6 @@ class Dataset:
 
     def __init__(self, children: Sequence["Dataset"] = ()) -> None:
         self.children = list(children)
-        self._uid = next(_uid)
         self._size_cache: int | None = None
         self._meta_cache: tuple | None = None
 

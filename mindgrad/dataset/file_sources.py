@@ -16,6 +16,14 @@ _IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: np.dtype(">i2"), 0x0C: np.dt
                0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
 
 
+def _frozen(*arrays: np.ndarray) -> tuple:
+    """The arrays made read-only: rows handed out are views of them, and a caller writing
+    into a row (``output_numpy=True``) must not change the next epoch's data."""
+    for a in arrays:
+        a.setflags(write=False)
+    return arrays
+
+
 def _check_dir(name: str, path: Any) -> str:
     if not isinstance(path, (str, os.PathLike)):
         raise TypeError(f"For '{name}', dataset_dir must be a str, but got "
@@ -117,7 +125,7 @@ class MnistDataset(MappableSource):
                 images.append(im)
                 labels.append(lab)
             im = np.concatenate(images) if len(images) > 1 else images[0]
-            self._data = (im[..., None], np.concatenate(labels).astype(np.uint32))
+            self._data = _frozen(im[..., None], np.concatenate(labels).astype(np.uint32))
         return self._data
 
     def _length(self):
@@ -187,7 +195,7 @@ class Cifar10Dataset(MappableSource):
             images = np.ascontiguousarray(
                 recs[:, self._LABELS:].reshape(-1, 3, 32, 32).transpose(0, 2, 3, 1))
             labels = [recs[:, k].astype(np.uint32) for k in range(self._LABELS)]
-            self._data = (images, *labels)
+            self._data = _frozen(images, *labels)
         return self._data
 
     def _length(self):
@@ -264,7 +272,7 @@ class ImageFolderDataset(MappableSource):
                 files.append(path)
                 labels.append(self.class_indexing[d])
         self._files = files
-        self._labels = np.asarray(labels, np.int32)
+        self._labels, = _frozen(np.asarray(labels, np.int32))
 
     def get_col_names(self):
         return ["image", "label"]
@@ -344,8 +352,8 @@ class CSVDataset(MappableSource):
         if column_defaults is not None and len(column_defaults) != len(self._names):
             raise ValueError(f"For 'CSVDataset', column_defaults has {len(column_defaults)} "
                              f"values but there are {len(self._names)} columns {self._names}.")
-        self._columns = [self._column([r[c] for r in rows], c, column_defaults, files)
-                         for c in range(len(self._names))]
+        self._columns = list(_frozen(*[self._column([r[c] for r in rows], c, column_defaults,
+                                                    files) for c in range(len(self._names))]))
 
     def _column(self, values, c, defaults, files) -> np.ndarray:
         if defaults is None:

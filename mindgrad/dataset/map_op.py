@@ -172,7 +172,9 @@ class MapDataset(Dataset):
                 for r in chunk:
                     yield fn(r)
                 continue
-            for r, o in zip(chunk, out):
+            # out[i, ...] keeps 0-d rows as arrays (iterating a 1-D array gives scalars)
+            for i, r in enumerate(chunk):
+                o = out[i, ...]
                 yield tuple(o if kind == "in" else r[k] for kind, k in layout)
 
 

@@ -32,11 +32,10 @@ def to_array(value: Any, where: str) -> np.ndarray:
 
 
 def as_row(value: Any, where: str) -> tuple:
-    """A source's item as a row: a tuple gives one column per element, anything else one."""
-    if isinstance(value, tuple):
+    """A source's item as a row: a tuple or list gives one column per element (as in
+    MindSpore), anything else (a number, string, array, Tensor) one column."""
+    if isinstance(value, (tuple, list)):
         return tuple(to_array(v, where) for v in value)
-    if isinstance(value, list) and value and all(isinstance(v, np.ndarray) for v in value):
-        return tuple(value)
     return (to_array(value, where),)
 
 

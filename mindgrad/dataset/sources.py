@@ -9,7 +9,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import config
-from .datasets import Dataset, _count, _names, _uid
+from .datasets import Dataset, _count, _names
 from .rows import as_row, to_array
 from .samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler,
                        SubsetRandomSampler, SubsetSampler, as_sampler)
@@ -140,7 +140,10 @@ class NumpySlicesDataset(_Columns):
             cols, default = [data], ["column_0"]
         arrays = []
         for k, c in enumerate(cols):
-            arr = to_array(c, "NumpySlicesDataset")
+            # a private read-only copy: rows are views of it, and the caller's array may
+            # change later
+            arr = np.array(to_array(c, "NumpySlicesDataset"))
+            arr.setflags(write=False)
             if arr.ndim == 0:
                 raise ValueError(f"For 'NumpySlicesDataset', column {k} is a scalar; every "
                                  f"column needs a first axis to slice rows from.")
@@ -309,7 +312,6 @@ def split_dataset(ds: Dataset, sizes: Sequence[Any], randomize: bool) -> list[Da
         parts = []
         for a, b in zip(bounds[:-1], bounds[1:]):
             part = copy.copy(ds)
-            part._uid = next(_uid)
             part.sampler = (SubsetRandomSampler if randomize else SubsetSampler)(ids[a:b])
             part.reset()
             parts.append(part)

@@ -146,11 +146,13 @@ def _in_dtype_of(x: Any, op: str, arg: str, rule: Any) -> Any:
     return x
 
 
-def _composite(fn: Callable) -> Callable:
+def _composite(fn: Callable | None = None, *, name: str | None = None) -> Callable:
     """For an operator built from others (mish from softplus, tanh and mul): an argument
     error raised by one of those, which names only it (``For 'Softplus', ...``), is raised
-    again naming the operator the user called first."""
-    name = fn.__name__
+    again naming the operator the user called first (``name``, or the function's)."""
+    if fn is None:
+        return lambda f: _composite(f, name=name)
+    name = name or fn.__name__
 
     @functools.wraps(fn)
     def op(*args: Any, **kwargs: Any) -> Any:
@@ -379,6 +381,26 @@ def _broadcast_shapes(op: str, *named: tuple) -> tuple:
         raise ValueError(f"For '{op}', the shapes of {shapes} can not broadcast.") from None
 
 
+def _check_bounds(op: str, x: Tensor, *bounds: tuple) -> None:
+    """Clipping bounds ``(name, value)``: None, a number, or a Tensor that broadcasts
+    against ``x``. A NaN bound is refused: NumPy's clip gives NaN everywhere, MindSpore's
+    the other bound, and neither is what a caller meant."""
+    dt = S.dtype_of(x)
+    for arg, v in bounds:
+        if isinstance(v, float) and math.isnan(v):
+            raise ValueError(f"For '{op}', '{arg}' must not be NaN.")
+        if type(v) is int and dt.kind in "iu" and not np.iinfo(dt).min <= v <= np.iinfo(dt).max:
+            # it would wrap around in the tensor's dtype
+            raise ValueError(f"For '{op}', '{arg}' {v} is out of the range of 'x''s dtype "
+                             f"{x.dtype}.")
+        if v is None or _number(v):
+            continue
+        if not isinstance(v, Tensor):
+            raise TypeError(f"For '{op}', '{arg}' must be a number, a Tensor or None, but got "
+                            f"{type(v).__name__}.")
+        _broadcast_shapes(op, ("x", x), (arg, v))
+
+
 def _number(v: Any) -> bool:
     return isinstance(v, (int, float)) and not isinstance(v, bool)
 
@@ -389,13 +411,7 @@ def clamp(x: Any, min: Any = None, max: Any = None) -> Tensor:
     x = _tensor(x, "clamp")
     if min is None and max is None:
         raise ValueError("For 'clamp', at least one of 'min' and 'max' must be given.")
-    for arg, v in (("min", min), ("max", max)):
-        if v is None or _number(v):
-            continue
-        if not isinstance(v, Tensor):
-            raise TypeError(f"For 'clamp', '{arg}' must be a number, a Tensor or None, but got "
-                            f"{type(v).__name__}.")
-        _broadcast_shapes("clamp", ("x", x), (arg, v))
+    _check_bounds("clamp", x, ("min", min), ("max", max))
     if (min is None or _number(min)) and (max is None or _number(max)) \
             and S.dtype_of(x).kind == "f":
         # constant bounds: one primitive (np.clip); the gradient passes where x is unclipped
@@ -429,14 +445,11 @@ def clip_by_value(x: Any, clip_value_min: Any = None, clip_value_max: Any = None
     return _clip_by_value(x, clip_value_min, clip_value_max)
 
 
-@_composite
+@_composite(name="clip_by_value")
 def _clip_by_value(x: Any, lo: Any, hi: Any) -> Tensor:
     """maximum then minimum: a tie with a bound shares the gradient, as in MindSpore."""
     out = _tensor(x, "clip_by_value")
-    for name, bound in (("clip_value_min", lo), ("clip_value_max", hi)):
-        if bound is not None and not isinstance(bound, Tensor) and not _number(bound):
-            raise TypeError(f"For 'clip_by_value', '{name}' must be a Tensor, a number or "
-                            f"None, but got {type(bound).__name__}.")
+    _check_bounds("clip_by_value", out, ("clip_value_min", lo), ("clip_value_max", hi))
     if lo is not None:
         out = maximum(out, lo)
     if hi is not None:
@@ -498,10 +511,6 @@ def zeros_like(x: Any, dtype: Any = None) -> Tensor:
 def ones_like(x: Any, dtype: Any = None) -> Tensor:
     out = S.ones_like(_tensor(x, "ones_like"))
     return out if dtype is None else cast(out, dtype)
-
-
-def _is_int(v: Any) -> bool:
-    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
 
 
 def _int_scalar(v: Any) -> bool:
@@ -785,7 +794,11 @@ def broadcast_to(x: Any, shape: Any) -> Tensor:
         if d == -1 and i >= lead:
             target[i] = x.shape[i - lead]
     target_t = tuple(target)
-    return x if target_t == x.shape else S.broadcast_to(x, shape=target_t)
+    if target_t == x.shape:
+        return x
+    if builtins.all(d >= 0 for d in target_t):  # (a negative size: the primitive's error)
+        _sizes(target_t, "broadcast_to")  # a view at first, but any use would allocate it
+    return S.broadcast_to(x, shape=target_t)
 
 
 def flatten(x: Any, start_dim: int = 1, end_dim: int = -1) -> Tensor:
@@ -1080,6 +1093,7 @@ def one_hot(indices: Any, depth: int, on_value: Any = 1, off_value: Any = 0,
         raise ValueError(f"For 'one_hot', 'depth' must be a non-negative int, but got "
                          f"{depth!r}.")
     _sizes(idx.shape + (int(depth),), "one_hot", "depth")
+    _sizes((int(depth),), "one_hot", "depth")  # (one row of it is made even for no index)
     if not _is_int(axis):
         raise TypeError(f"For 'one_hot', 'axis' must be an int, but got {type(axis).__name__}.")
     if not -1 <= axis <= idx.ndim:
@@ -1458,8 +1472,9 @@ def _var(x: Any, axis: Any, ddof: Any, keepdims: bool, op: str) -> Tensor:
                          f"give axis=None.")
     if not _is_int(ddof):
         raise TypeError(f"For '{op}', 'ddof' must be an int, but got {type(ddof).__name__}.")
+    # a Python int: a NumPy int64 divisor would widen a float32 variance to float64
     return RF.reduce_var(x, axis=_axes(axis, x.ndim, op), keepdims=_flag(keepdims, op, "keepdims"),
-                         ddof=ddof)
+                         ddof=int(ddof))
 
 
 @_composite
@@ -1621,6 +1636,10 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
                          f"{list(a.shape)} and {list(b.shape)}.")
     if a.ndim >= 2 and b.ndim >= 2:
         return L.mm(a, b, transpose_a, transpose_b)
+    for flag, arg, t in ((transpose_a, "x", a), (transpose_b, "y", b)):
+        if flag and t.ndim < 2:  # a vector has no second axis to swap with
+            raise ValueError(f"For 'matmul', transposing '{arg}' needs a matrix (rank >= 2), "
+                             f"but got shape {list(t.shape)}.")
     if transpose_a:
         a = L.swap_last(a)
     if transpose_b:

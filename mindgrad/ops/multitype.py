@@ -141,7 +141,16 @@ class Map(HyperMap):
         super().__init__(ops, reverse)
         self._recurse = False
 
+    def __call__(self, *args: Any) -> Any:  # its own, so that argument errors name Map
+        return HyperMap.__call__(self, *args)
 
-partial = functools.partial
+
+def partial(func: Callable, *args: Any, **kwargs: Any) -> Callable:
+    """MindSpore's ``ops.partial``: ``func`` with its first arguments (and keywords) fixed,
+    as ``functools.partial`` makes it."""
+    if not callable(func):
+        raise TypeError(f"For 'partial', 'func' must be callable, but got "
+                        f"{type(func).__name__}.")
+    return functools.partial(func, *args, **kwargs)
 
 __all__ = ["HyperMap", "Map", "MultitypeFuncGraph", "partial"]

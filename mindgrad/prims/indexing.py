@@ -148,7 +148,7 @@ def _scatter_update_impl(x, indices, updates):
     _check_updates("TensorScatterUpdate", x.shape, indices, updates)
     nrows = math.prod(x.shape[:k])
     out = x.reshape(nrows, -1).copy() if x.size else x.copy()
-    if x.size:
+    if x.size and lin.shape[0]:  # (no index: nothing to write, and no row length to infer)
         rows = updates.reshape(lin.shape[0], -1)
         if xp_of(x) is not np:  # a GPU scatter keeps any of the repeats: pick the last
             keep = last_writes(lin)

@@ -300,6 +300,10 @@ class GradientNotFoundError(RuntimeError, ValueError):
 
 def get_grad(gradients: Any, identifier: Any) -> Tensor:
     """Find a gradient by position or Parameter (or its name) in a ``return_ids`` result."""
+    if not isinstance(gradients, (tuple, Tensor)):
+        raise TypeError(f"For 'get_grad', 'gradients' must be what a gradient function built "
+                        f"with return_ids=True returns (a tuple), but got "
+                        f"{type(gradients).__name__}.")
     if isinstance(identifier, bool) or not isinstance(identifier, (int, Parameter, str)):
         raise TypeError(f"For 'get_grad', the identifier should be an integer, a Parameter or "
                         f"a Parameter's name, but got {identifier!r}.")

@@ -13,9 +13,7 @@ behaves as CuPy 14 was measured to behave on a GPU:
 - reductions and scalar indexing give 0-d device arrays, not NumPy scalars;
 - ``float(x)`` / ``int(x)`` / ``complex(x)`` work for 0-d arrays only, ``operator.index``
   and ``round`` not at all; ``flags`` has no ``writeable``;
-- assigning a non-scalar NumPy array into a device array raises ValueError;
-- no floating-point warnings (division by zero, overflow, ...), whatever NumPy's error
-  state says.
+- assigning a non-scalar NumPy array into a device array raises ValueError.
 
 Every transfer is counted in ``TRANSFERS`` (``to_host`` also counts the reads that make a
 GPU wait and copy: ``item()``, ``float(x)``, ``bool(x)``, printing) so that tests can
@@ -138,7 +136,7 @@ def checked(fn: Callable, name: str, convert: Callable = dev) -> Callable:
         out = kwargs.get("out")
         a = [convert(v) for v in args]
         k = {key: convert(v) for key, v in kwargs.items()}
-        with np.errstate(all="ignore"):  # GPUs raise no floating-point warnings
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
             r = fn(*a, **k)
         if out is not None and r is dev(out):
             return out
@@ -168,7 +166,7 @@ def _binary(ufunc: np.ufunc, reflected: bool = False) -> Callable:
                 return NotImplemented  # let the other operand's reflected method run
             raise unsupported(other)
         x, y = (other, self) if reflected else (self, other)
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
             return wrap(ufunc(dev(x), dev(y)))
 
     return op
@@ -345,8 +343,7 @@ class ndarray:
     # --- methods CuPy's ndarray has ------------------------------------------------------------
     def astype(self, dtype: Any, order: str = "K", casting: Any = None, subok: Any = None,
                copy: bool = True) -> "ndarray":
-        with np.errstate(all="ignore"):
-            r = self._a.astype(dtype, order=order, copy=copy)
+        r = self._a.astype(dtype, order=order, copy=copy)
         return self if r is self._a else _new(r)
 
     def item(self, *args: Any) -> Any:
@@ -374,16 +371,14 @@ class ndarray:
         if type(other) is not ndarray:
             raise TypeError(f"Argument 'b' has incorrect type (expected cupy.ndarray, got "
                             f"{type(other).__name__})")
-        with np.errstate(all="ignore"):
-            return wrap(np.matmul(self._a, other._a))
+        return wrap(np.matmul(self._a, other._a))
 
     def __rmatmul__(self, other: Any) -> Any:
         raise TypeError(f"Argument 'a' has incorrect type (expected cupy.ndarray, got "
                         f"{type(other).__name__})")
 
     def __neg__(self) -> "ndarray":
-        with np.errstate(all="ignore"):
-            return _new(-self._a)
+        return _new(-self._a)
 
     def __pos__(self) -> "ndarray":
         return _new(+self._a)
@@ -417,7 +412,7 @@ def _method(name: str, convert: Callable = dev) -> Callable:
         if name == "reshape":
             shape_arg(args[0] if len(args) == 1 else args)
         out = kwargs.get("out")
-        with np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
             r = getattr(self._a, name)(*[convert(a) for a in args],
                                        **{k: convert(v) for k, v in kwargs.items()})
         if out is not None:

@@ -9,8 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ._core import (TRANSFERS, checked, dev, dev_index, host_to_device, ndarray, shape_arg, wrap,
-                    wrap_around)
+from ._core import TRANSFERS, checked, dev, dev_index, host_to_device, ndarray, shape_arg, wrap
 
 with open(os.path.join(os.path.dirname(__file__), "..", "cupy_names.json")) as _f:
     NAMES: dict[str, list[str]] = json.load(_f)
@@ -48,7 +47,7 @@ class ufunc:
                 if type(o) is not ndarray:
                     raise TypeError(f"Output arrays must be cupy.ndarray, got {type(o)}")
             kwargs["out"] = tuple(o._a for o in outs) if isinstance(out, tuple) else out._a
-        with np.errstate(all="ignore"):  # GPUs raise no floating-point warnings
+        with np.errstate(all="ignore"):  # a GPU gives inf/nan without NumPy's warnings
             r = method(*[dev(a) for a in args], **{k: v if k == "out" else dev(v)
                                                    for k, v in kwargs.items()})
         if out is not None:
@@ -77,11 +76,10 @@ class ufunc:
     def at(self, a: ndarray, indices: Any, b: Any = None) -> None:
         if type(a) is not ndarray:
             raise TypeError(f"Unsupported type {type(a)}")
-        indices = wrap_around(dev_index(indices), a._a.shape)  # as CuPy's scatters
         if b is None:
-            self._u.at(a._a, indices)
+            self._u.at(a._a, dev_index(indices))
         else:
-            self._u.at(a._a, indices, dev(b))
+            self._u.at(a._a, dev_index(indices), dev(b))
 
     def __repr__(self) -> str:
         return f"<ufunc '{self.__name__}'>"
