@@ -459,3 +459,15 @@ def test_move_to_without_a_gpu() -> None:
         x.move_to("GPU")
     with pytest.raises(RuntimeError, match="there is no Ascend backend"):
         x.move_to("Ascend")
+
+
+def test_complex_logic_and_0d_argmax_on_the_gpu(standin_gpu) -> None:
+    """CuPy's logical ufuncs refuse complex inputs and its argmax refuses an axis on a 0-d
+    array (measured); mindgrad gives the CPU's answers on both devices."""
+    z = ms.Tensor(np.array([1j, 0j, 2 + 0j], np.complex64))
+    assert ops.logical_not(z).asnumpy().tolist() == [False, True, False]
+    assert ops.logical_and(z, z).asnumpy().tolist() == [True, False, True]
+    assert ops.logical_or(z, ms.Tensor(np.zeros(3, np.complex128))).device == "GPU"
+    for f in (ops.argmax, ops.argmin):
+        got = f(ms.Tensor(3.0), 0)
+        assert got.device == "GPU" and got.shape == () and int(got) == 0

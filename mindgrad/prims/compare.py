@@ -18,10 +18,24 @@ less = _nondiff_binary("Less", np.less)
 less_equal = _nondiff_binary("LessEqual", np.less_equal)
 greater = _nondiff_binary("Greater", np.greater)
 greater_equal = _nondiff_binary("GreaterEqual", np.greater_equal)
-logical_and = _nondiff_binary("LogicalAnd", np.logical_and)
-logical_or = _nondiff_binary("LogicalOr", np.logical_or)
-logical_xor = _nondiff_binary("LogicalXor", np.logical_xor)
-logical_not = Primitive("LogicalNot", np.logical_not, nondiff=True)
+def _truth(v):
+    """``v`` for a logical ufunc: CuPy's refuse complex numbers, which NumPy's read as
+    ``v != 0``; give CuPy that."""
+    if type(v) is not np.ndarray and getattr(getattr(v, "dtype", None), "kind", "") == "c":
+        return v != 0
+    return v
+
+
+def _logical(fn):
+    if fn.nin == 1:
+        return lambda x: fn(_truth(x))
+    return lambda x, y: fn(_truth(x), _truth(y))
+
+
+logical_and = _nondiff_binary("LogicalAnd", _logical(np.logical_and))
+logical_or = _nondiff_binary("LogicalOr", _logical(np.logical_or))
+logical_xor = _nondiff_binary("LogicalXor", _logical(np.logical_xor))
+logical_not = Primitive("LogicalNot", _logical(np.logical_not), nondiff=True)
 isnan = Primitive("IsNan", np.isnan, nondiff=True)
 isinf = Primitive("IsInf", np.isinf, nondiff=True)
 isfinite = Primitive("IsFinite", np.isfinite, nondiff=True)

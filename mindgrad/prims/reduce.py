@@ -136,10 +136,18 @@ def _extreme(name, biggest):
 reduce_max = _extreme("ReduceMax", True)
 reduce_min = _extreme("ReduceMin", False)
 
-argmax = Primitive("Argmax", lambda x, axis, keepdims: np.argmax(x, axis=axis, keepdims=keepdims),
-                   nondiff=True)
-argmin = Primitive("Argmin", lambda x, axis, keepdims: np.argmin(x, axis=axis, keepdims=keepdims),
-                   nondiff=True)
+def _arg_extreme(fn):
+    def impl(x, axis, keepdims):
+        if axis in (0, -1) and getattr(x, "ndim", None) == 0 and type(x) is not np.ndarray:
+            # CuPy refuses an axis on a 0-d array, where NumPy answers 0
+            return xp_of(x).zeros((), np.int64)
+        return fn(x, axis=axis, keepdims=keepdims)
+
+    return impl
+
+
+argmax = Primitive("Argmax", _arg_extreme(np.argmax), nondiff=True)
+argmin = Primitive("Argmin", _arg_extreme(np.argmin), nondiff=True)
 
 
 def _flip(x, axis):
