@@ -44,6 +44,7 @@ def linear(prim: Any) -> Callable:
         out = prim(*primals, **params)
         return out, [None if c is None else prim(c, *rest, **params) for c in series[0]]
 
+    rule.kind = "linear"  # how the forward Laplacian treats it (ad/laplacian.py)
     return rule
 
 
@@ -62,6 +63,7 @@ def additive(sign: float) -> Callable:
             coeffs.append(None if c is None else S.broadcast_like(c, out))
         return out, coeffs
 
+    rule.kind = "additive"  # how the forward Laplacian treats it (ad/laplacian.py)
     return rule
 
 
@@ -81,6 +83,7 @@ def bilinear(prim: Any) -> Callable:
             coeffs.append(None if total is None else S.broadcast_like(total, out))
         return out, coeffs
 
+    rule.kind = "bilinear"  # how the forward Laplacian treats it (ad/laplacian.py)
     return rule
 
 
@@ -120,6 +123,7 @@ def from_derivative(prim: Any, deriv: Callable) -> Callable:
             zs.append(None if total is None else A.div(total, k))
         return z0, zs
 
+    rule.kind = "unary"  # how the forward Laplacian treats it (ad/laplacian.py)
     return rule
 
 
@@ -142,6 +146,7 @@ def sin_cos(sin: Any, cos: Any, sign: float, want_sin: bool) -> Callable:
             c.append(None if ck is None else A.mul(sign / k, ck))
         return (s[0], s[1:]) if want_sin else (c[0], c[1:])
 
+    rule.kind = "unary"  # how the forward Laplacian treats it (ad/laplacian.py)
     return rule
 
 

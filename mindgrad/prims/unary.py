@@ -44,6 +44,7 @@ def _taylor_rule(p: Primitive, deriv: Callable) -> Callable:
         return T.from_derivative(p, functools.partial(deriv, **params))(primals, series,
                                                                           **params)
 
+    rule.kind = "unary"  # elementwise: the forward Laplacian's rule (ad/laplacian.py)
     return rule
 
 
