@@ -570,6 +570,13 @@ spec("scatter_add", lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32))
                                  ("tensor", None, _arr(rng, (2, 3), np.float32))], out="")
 for _name in ("jvp", "vjp", "derivative", "jet", "laplacian", "linearize"):
     spec(_name, lambda rng: [("fn", None, ops.sin), ("tensor", None, _arr(rng, (3,)))], out="")
+spec("hvp", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y))),
+                        ("tensor", None, _arr(rng, (3,))), ("tensor", None, _arr(rng, (3,)))],
+     out="")
+spec("divergence", lambda rng: [("fn", None, ops.sin)], out="")
+spec("hutchinson_laplacian", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y))),
+                                         ("tensor", None, _arr(rng, (3,))), ("int", None, 4)],
+     out="")
 spec("get_grad", lambda rng: [("tensor", None, _arr(rng, (3,))), ("int", None, 0)], out="")
 
 # Tensor methods: ``x.sum(axis)`` for the function of the same arguments
