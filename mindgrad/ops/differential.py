@@ -9,6 +9,7 @@ import numpy as np
 
 from ..ad.api import forward, reverse, vectorize
 from ..common.tensor import Tensor
+from ..prims._util import xp_of
 from . import functional as F
 
 
@@ -144,7 +145,8 @@ def hutchinson_laplacian(fn: Callable, x: Tensor, num_samples: int, seed: int = 
                          f"got {num_samples!r}.")
     rng = np.random.default_rng(seed)
     z = rng.integers(0, 2, size=(num_samples,) + tuple(x.shape)) * 2 - 1
-    zt = Tensor(z.astype(x._data.dtype))
+    # the probes live where x does (NumPy or CuPy), drawn on the host for reproducibility
+    zt = Tensor(xp_of(x._data).asarray(z.astype(x._data.dtype)))
     _, hz = hvp(fn, x, zt, batched=True)
     axes = tuple(range(1, zt.ndim))
     quad = F.reduce_sum(F.mul(hz, zt), axes) if axes else F.mul(hz, zt)
