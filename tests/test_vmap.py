@@ -345,3 +345,20 @@ def test_linalg_and_einsum_batch_rules_run_once_for_the_batch(monkeypatch):
     inv_t = np.linalg.inv(a).transpose(0, 2, 1)
     np.testing.assert_allclose(g, -inv_t @ np.ones((5, 3, 3)) @ inv_t, rtol=1e-10, atol=1e-12)
     assert looped == []
+
+
+def test_pad_batch_rule(monkeypatch):
+    """ops.pad under vmap pads each example (mapped axis anywhere), once for the batch."""
+    import mindgrad.ad.batching as batching
+
+    looped = []
+    real_loop = batching._loop
+    monkeypatch.setattr(batching, "_loop",
+                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    x = np.arange(24.0).reshape(2, 3, 4)
+    f = lambda v: ops.pad(v, (2, 1, 1, 0), value=-1.0)  # noqa: E731
+    want = np.stack([np.pad(x[:, i], ((1, 0), (2, 1)), constant_values=-1.0) for i in range(3)])
+    np.testing.assert_array_equal(ops.vmap(f, in_axes=1)(ms.Tensor(x)).asnumpy(), want)
+    g = ops.vmap(ops.grad(lambda v: ops.reduce_sum(f(v) ** 2)), in_axes=1)(ms.Tensor(x))
+    np.testing.assert_array_equal(g.asnumpy(), 2 * x.transpose(1, 0, 2))
+    assert looped == []
