@@ -403,3 +403,22 @@ def test_broadcast_one_cotangent_is_folded() -> None:
     np.testing.assert_array_equal(g(x, v).asnumpy(), v.asnumpy())
     (src,) = g.graphs
     assert not any("*" in line for line in _body(src)), src
+
+
+def test_commuted_products_and_sums_are_one_subexpression() -> None:
+    @ms.jit
+    def f(x, y):
+        return (x * y + y * x) * (x + y) - (y + x) * 2.0
+
+    x, y = t([0.5, -1.5]), t([2.0, 3.0])
+    xs, ys = x.asnumpy(), y.asnumpy()
+    np.testing.assert_allclose(f(x, y).asnumpy(), (2 * xs * ys) * (xs + ys) - (ys + xs) * 2,
+                               rtol=1e-15)
+    (src,) = f.graphs
+    body = _body(src)
+    assert sum(line.count("*") for line in body) == 3, src  # x*y once, then two products
+    assert sum(line.count("+") for line in body) == 2, src  # x*y + x*y, x + y once
+    # second derivatives through tanh: d(1 - y^2) = -(t y + y t) makes one product
+    g = ms.jit(ops.grad(lambda z: ops.grad(lambda w: ops.tanh(w).sum())(z).sum()))
+    np.testing.assert_allclose(g(x).asnumpy(), -2 * np.tanh(xs) * (1 - np.tanh(xs) ** 2),
+                               rtol=1e-12)
