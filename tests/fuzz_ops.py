@@ -588,6 +588,13 @@ for _name in ("jvp", "vjp", "derivative", "jet", "laplacian", "linearize"):
 # a gradient that is not there is MindSpore's RuntimeError
 spec("get_grad", lambda rng: [("grads", None, ((0, Tensor(_arr(rng, (3,)))),)), ("int", None, 0)],
      out="", errors=(RuntimeError,))
+spec("hvp", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y))),
+                        ("tensor", None, _arr(rng, (3,))), ("tensor", None, _arr(rng, (3,)))],
+     out="")
+spec("divergence", lambda rng: [("fn", None, ops.sin)], out="")
+spec("hutchinson_laplacian", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y))),
+                                         ("tensor", None, _arr(rng, (3,))), ("int", None, 4)],
+     out="")
 
 # Tensor methods: ``x.sum(axis)`` for the function of the same arguments
 def _method(method: str, fn_name: str, ref: Callable | None = None, names: tuple = ()) -> None:

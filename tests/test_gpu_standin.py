@@ -471,3 +471,29 @@ def test_complex_logic_and_0d_argmax_on_the_gpu(standin_gpu) -> None:
     for f in (ops.argmax, ops.argmin):
         got = f(ms.Tensor(3.0), 0)
         assert got.device == "GPU" and got.shape == () and int(got) == 0
+
+
+def test_differential_operators_stay_on_the_gpu(standin_gpu) -> None:
+    """The forward Laplacian, HVPs, Hessian, divergence and the Hutchinson estimator run on
+    device arrays (no host copies) and give the CPU's numbers."""
+    w = RNG.standard_normal((4, 6))
+
+    def run() -> list:
+        wt = ms.Tensor(w)
+        net = lambda x: ops.tanh(ops.matmul(x, wt)) * ops.sin(x[:, :1])  # noqa: E731
+        scalar = lambda x: ops.reduce_sum(net(x) ** 2)  # noqa: E731
+        x = ms.Tensor(A)
+        outs = [ops.laplacian(net, batch_axis=0)(x), ops.laplacian(scalar)(x),
+                ops.hvp(scalar, x, ms.Tensor(B))[1],
+                ops.hvp(scalar, x, ms.Tensor(np.stack([A, B])), batched=True)[1],
+                ops.hessian(scalar)(x), ops.divergence(lambda y: ops.sin(y) * y)(x),
+                ops.hutchinson_laplacian(scalar, x, 5)]
+        for t in outs:
+            assert t.device == context.get_context("device_target")
+        return host(outs)
+
+    want = on("CPU", run)
+    standin_gpu.reset_transfers()
+    got = run()
+    for w_, g in zip(want, got):
+        np.testing.assert_allclose(g, w_, rtol=1e-10, atol=1e-12)

@@ -284,7 +284,9 @@ def test_jit_method_and_jit_construct() -> None:
 
 # --- graph passes, seen in the generated source ----------------------------------------------
 def _body(src: str) -> list:
-    return [line.strip() for line in src.splitlines()[1:]]
+    """The computing lines (not the ``del`` lines that free dead temporaries)."""
+    return [line.strip() for line in src.splitlines()[1:]
+            if not line.strip().startswith("del ")]
 
 
 def _fn_of(jitted) -> object:
@@ -412,3 +414,22 @@ def test_one_result_of_a_multiple_result_primitive_in_compiled_code() -> None:
     want[:, :3] = 2 * np.arange(12.0).reshape(3, 4)[:, :3]
     for _ in range(2):  # the first call traces, the second runs the compiled function
         np.testing.assert_array_equal(g(x).asnumpy(), want)
+
+
+def test_commuted_products_and_sums_are_one_subexpression() -> None:
+    @ms.jit
+    def f(x, y):
+        return (x * y + y * x) * (x + y) - (y + x) * 2.0
+
+    x, y = t([0.5, -1.5]), t([2.0, 3.0])
+    xs, ys = x.asnumpy(), y.asnumpy()
+    np.testing.assert_allclose(f(x, y).asnumpy(), (2 * xs * ys) * (xs + ys) - (ys + xs) * 2,
+                               rtol=1e-15)
+    (src,) = f.graphs
+    body = _body(src)
+    assert sum(line.count("*") for line in body) == 3, src  # x*y once, then two products
+    assert sum(line.count("+") for line in body) == 2, src  # x*y + x*y, x + y once
+    # second derivatives through tanh: d(1 - y^2) = -(t y + y t) makes one product
+    g = ms.jit(ops.grad(lambda z: ops.grad(lambda w: ops.tanh(w).sum())(z).sum()))
+    np.testing.assert_allclose(g(x).asnumpy(), -2 * np.tanh(xs) * (1 - np.tanh(xs) ** 2),
+                               rtol=1e-12)

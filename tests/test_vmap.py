@@ -307,3 +307,58 @@ def test_jvp_vjp_cells_refuse_a_v_of_the_wrong_structure() -> None:
         nn.Vjp(TwoOut())(x, x)
     out, g = nn.Vjp(TwoOut())(x, (x, x))
     np.testing.assert_array_equal(g.asnumpy(), [5.0, 5.0])
+
+
+def test_linalg_and_einsum_batch_rules_run_once_for_the_batch(monkeypatch):
+    """inverse, det, cholesky, solve and einsum have real batch rules (no per-example loop),
+    with the mapped axis anywhere and either operand unmapped."""
+    import mindgrad.ad.batching as batching
+
+    looped = []
+    real_loop = batching._loop
+    monkeypatch.setattr(batching, "_loop",
+                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    rng = np.random.default_rng(0)
+    a = rng.standard_normal((5, 3, 3))
+    a = a @ a.transpose(0, 2, 1) + 3 * np.eye(3)
+    b = rng.standard_normal((5, 3, 2))
+    at, bt = ms.Tensor(a), ms.Tensor(b)
+    cases = [
+        (ops.inverse, [at], 0, np.linalg.inv(a)),
+        (ops.det, [at], 0, np.linalg.det(a)),
+        (ops.cholesky, [at], 0, np.linalg.cholesky(a)),
+        (ops.solve, [at, bt], 0, np.linalg.solve(a, b)),
+        (ops.solve, [at, ms.Tensor(b[0])], (0, None), np.linalg.solve(a, b[0])),
+        (ops.solve, [ms.Tensor(a[0]), bt], (None, 0), np.linalg.solve(a[0], b)),
+        (lambda x, y: ops.einsum("ij,jk->ik", x, y), [at, bt], 0,
+         np.einsum("bij,bjk->bik", a, b)),
+        (lambda x, y: ops.einsum("ij,jk->ki", x, y), [ms.Tensor(a.transpose(1, 2, 0)),
+                                                      ms.Tensor(b[0])], (2, None),
+         np.einsum("bij,jk->bki", a, b[0])),
+        (lambda x: ops.einsum("...ii->...", x), [at], 0, np.einsum("bii->b", a)),
+    ]
+    for fn, args, axes, want in cases:
+        np.testing.assert_allclose(ops.vmap(fn, in_axes=axes)(*args).asnumpy(), want,
+                                   rtol=1e-12, atol=1e-12)
+    # per-example gradients through the inverse
+    g = ops.vmap(ops.grad(lambda m: ops.reduce_sum(ops.inverse(m))))(at).asnumpy()
+    inv_t = np.linalg.inv(a).transpose(0, 2, 1)
+    np.testing.assert_allclose(g, -inv_t @ np.ones((5, 3, 3)) @ inv_t, rtol=1e-10, atol=1e-12)
+    assert looped == []
+
+
+def test_pad_batch_rule(monkeypatch):
+    """ops.pad under vmap pads each example (mapped axis anywhere), once for the batch."""
+    import mindgrad.ad.batching as batching
+
+    looped = []
+    real_loop = batching._loop
+    monkeypatch.setattr(batching, "_loop",
+                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    x = np.arange(24.0).reshape(2, 3, 4)
+    f = lambda v: ops.pad(v, (2, 1, 1, 0), value=-1.0)  # noqa: E731
+    want = np.stack([np.pad(x[:, i], ((1, 0), (2, 1)), constant_values=-1.0) for i in range(3)])
+    np.testing.assert_array_equal(ops.vmap(f, in_axes=1)(ms.Tensor(x)).asnumpy(), want)
+    g = ops.vmap(ops.grad(lambda v: ops.reduce_sum(f(v) ** 2)), in_axes=1)(ms.Tensor(x))
+    np.testing.assert_array_equal(g.asnumpy(), 2 * x.transpose(1, 0, 2))
+    assert looped == []

@@ -56,8 +56,16 @@ def _identity_source(trace: GraphTrace, prim, params: dict, ins: list, out: int)
     return None
 
 
+# Exactly commutative in IEEE arithmetic (same value and dtype either way round): their
+# operands are compared as a set, so ``t * y`` and ``y * t`` (the two halves of the product
+# rule's derivative of ``y * y``, in every second-order pass through tanh) are one product.
+_COMMUTATIVE = (A.add, A.mul)
+
+
 def _key(prim, params: dict, ins: list) -> Any:
     ops = tuple(("lit", repr(o.value)) if isinstance(o, Lit) else o for o in ins)
+    if prim in _COMMUTATIVE and not params:
+        ops = tuple(sorted(ops, key=repr))
     return (id(prim), repr(sorted(params.items())), ops)
 
 

@@ -1,10 +1,12 @@
 """``mindspore.ops``: operator classes, functional operators and the differentiation API."""
-from . import composite, functional, hooks, multitype, operations, primitive, taylor  # noqa: F401
+from . import (composite, differential, functional, hooks, multitype, operations,  # noqa: F401
+               primitive, taylor)
 from .composite import (GradOperation, get_grad, grad, hessian, jacfwd, jacrev,  # noqa: F401
                         jvp, value_and_grad, vjp, vmap)
 from .functional import *  # noqa: F401,F403
 from .operations import *  # noqa: F401,F403
 from .taylor import derivative, jet, laplacian, linearize  # noqa: F401
+from .differential import divergence, hutchinson_laplacian, hvp  # noqa: F401
 from .multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from .primitive import prim_attr_register, constexpr  # noqa: F401
 from .hooks import HookBackward, InsertGradientOf  # noqa: F401
@@ -13,5 +15,6 @@ from .hooks import HookBackward, InsertGradientOf  # noqa: F401
 # helpers the submodules import (np, math, the primitive modules A, C, S, ...)
 __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "get_grad",
                   "grad", "hessian", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp",
-                  "vmap", "derivative", "jet", "laplacian", "linearize", *multitype.__all__,
+                  "vmap", "derivative", "jet", "laplacian", "linearize", "hvp", "divergence",
+                  "hutchinson_laplacian", *multitype.__all__,
                   *primitive.__all__, *hooks.__all__})

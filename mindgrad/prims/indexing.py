@@ -40,6 +40,17 @@ pad.vjp = (lambda g, ans, x, paddings, value:
 pad.jvp = (lambda t, ans, x, paddings, value: pad(t, paddings=paddings, value=0),)
 
 
+def _batch_pad(args, dims, paddings, value):
+    # the batch axis in front, not padded
+    from . import batch_rules as B
+
+    return pad(B.to_front(args[0], dims[0]), paddings=((0, 0),) + tuple(paddings),
+               value=value), 0
+
+
+pad.batch = _batch_pad
+
+
 def shift(x: Any, axis: int, step: int, fill: float) -> Any:
     """Shift ``x`` by one along ``axis`` (step=+1: ``out[i] = x[i-1]``; step=-1:
     ``out[i] = x[i+1]``), filling the freed end with ``fill``. Differentiable (getitem + pad)."""

@@ -33,6 +33,13 @@ def _matmul_impl(a, b, transpose_a=False, transpose_b=False):
             # An inner dimension of 1 (an outer product, e.g. the weight gradient of a
             # matrix-vector product): a broadcast multiply, several times faster than BLAS.
             return np.multiply(a, b)
+        if b.ndim == 2 and a.ndim > 2 and type(a) is np.ndarray and a.shape[-1] == b.shape[0]:
+            # A stack of matrices times one matrix (a batch of directions or examples through
+            # a layer) is one GEMM over all the rows: NumPy's matmul would call BLAS once per
+            # matrix of the stack, with rows of 1 once per row, up to 10x slower.
+            rows = a.reshape(-1, a.shape[-1])
+            return np.matmul(_blas_ready(rows), _blas_ready(b)).reshape(
+                a.shape[:-1] + (b.shape[1],))
         return np.matmul(_blas_ready(a), _blas_ready(b))
     except ValueError:
         raise ValueError(f"For 'MatMul', the inner dimensions of x {list(a.shape)} and y "

@@ -420,3 +420,37 @@ def _batch_leading(prim):
 
 svd.batch = _batch_leading(svd)
 svdvals.batch = _batch_leading(svdvals)
+
+# Stacked matrices: NumPy's (and CuPy's) linalg routines work on the last two axes, so the
+# batch axis goes in front as one more stack dimension.
+inverse.batch = _batch_leading(inverse)
+det.batch = _batch_leading(det)
+cholesky.batch = _batch_leading(cholesky)
+# Two stacks of matrices: batch axes lined up in front, broadcast like matmul's.
+solve.batch = B.elementwise(solve)
+
+
+def _batch_einsum(args, dims, equation):
+    """One more label, in front of every batched operand and of the output (the equation at
+    the primitive is explicit and has no '...')."""
+    lhs, out = equation.split("->")
+    subs = lhs.split(",")
+    label = next((c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+                  if c not in equation), None)
+    if label is None:  # every label taken: one contraction per example
+        from ..ad.batching import _loop
+
+        return _loop(einsum, list(args), list(dims), {"equation": equation},
+                     next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None))
+    moved, new_subs = [], []
+    for a, d, s in zip(args, dims, subs):
+        if d is None:
+            moved.append(a)
+            new_subs.append(s)
+        else:
+            moved.append(B.to_front(a, d))
+            new_subs.append(label + s)
+    return einsum(*moved, equation=",".join(new_subs) + "->" + label + out), 0
+
+
+einsum.batch = _batch_einsum

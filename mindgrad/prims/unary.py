@@ -44,6 +44,7 @@ def _taylor_rule(p: Primitive, deriv: Callable) -> Callable:
         return T.from_derivative(p, functools.partial(deriv, **params))(primals, series,
                                                                           **params)
 
+    rule.kind = "unary"  # elementwise: the forward Laplacian's rule (ad/laplacian.py)
     return rule
 
 
@@ -329,6 +330,7 @@ B.defelementwise(exp, exp2, log, log2, log10, sin, cos, tan, sinh, cosh, tanh, a
                  hswish_grad, log_or_zero, sign, floor, ceil, round_)
 
 # sin/cos and sinh/cosh propagate together (their derivatives refer to each other).
+tanh.taylor = T.tanh_rule(tanh)
 sin.taylor = T.sin_cos(sin, cos, -1.0, True)
 cos.taylor = T.sin_cos(sin, cos, -1.0, False)
 sinh.taylor = T.sin_cos(sinh, cosh, 1.0, True)
