@@ -96,11 +96,10 @@ def scatter_sums(lin, u3, nrows: int):
     lin = lin.astype(np.intp, copy=False)  # unsigned would promote the positions to float
     acc = np.result_type(u3.dtype, np.float64) if u3.dtype.kind in "fc" else u3.dtype
     if xp is not np:
-        import cupyx
-
         # atomic adds in float64 too: the GPU's sums keep the digits the CPU's keep
+        # (add.at: CuPy deprecates cupyx.scatter_add in its favour)
         out = xp.zeros((pre, nrows, post), dtype=acc)
-        cupyx.scatter_add(out, (slice(None), lin), u3.astype(acc, copy=False))
+        xp.add.at(out, (slice(None), lin), u3.astype(acc, copy=False))
         return out
     if pre * post > 1 and m <= nrows and np.unique(lin).size == m:
         out = np.zeros((pre, nrows, post), u3.dtype)
