@@ -217,12 +217,11 @@ def _plane_scatter_impl(g, idx, in_hw, disjoint):
         out = np.bincount(flat, weights=g.reshape(-1), minlength=size).astype(g.dtype,
                                                                                copy=False)
     else:
-        import cupyx
-
-        # summed in float64 and rounded once, as bincount does on the CPU
+        # summed in float64 and rounded once, as bincount does on the CPU (add.at: CuPy
+        # deprecates cupyx.scatter_add in its favour)
         acc = np.result_type(g.dtype, np.float64) if g.dtype.kind in "fc" else g.dtype
         out = xp.zeros(size, dtype=acc)
-        cupyx.scatter_add(out, flat, g.reshape(-1).astype(acc, copy=False))
+        xp.add.at(out, flat, g.reshape(-1).astype(acc, copy=False))
         out = out.astype(g.dtype, copy=False)
     return out.reshape(n, c, in_hw[0], in_hw[1])
 
