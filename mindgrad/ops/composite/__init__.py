@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 from ...ad.api import Pullback, forward, reverse, vectorize
 from ...ad.batching import VmapAxisError, VmapAxisTypeError
+from ...ad.reverse import in_no_grad
+from ...context import is_graph_mode
 from ...common import is_mutable
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
@@ -150,6 +152,9 @@ def _reverse(fn: Callable, args: tuple, positions: list, weights: Any = ()) -> t
     """``reverse``, with each ``mutable`` container at ``positions`` differentiated through
     its Tensor leaves. Returns the pullback and None, or a function that regroups the
     pullback's input cotangents into one entry per position (a container for a container)."""
+    if in_no_grad() and not is_graph_mode():
+        # MindSpore's PYNATIVE rule for ``grad``/``GradOperation``/``value_and_grad``
+        raise RuntimeError("In no_grad context, you can not calculate gradient")
     if not any(is_mutable(args[p]) for p in positions):
         return reverse(fn, args, positions, weights), None
     flat_args: list = []
