@@ -51,3 +51,43 @@ def test_unsqueeze_takes_dim_by_keyword():
     assert ops.unsqueeze(x, -1).shape == (2, 1)
     with pytest.raises(ValueError):
         ops.unsqueeze(x, dim=3)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+def test_hypermap_passes_a_tuple_beside_a_leaf_to_the_function(mode):
+    # MindSpore 2.10: HyperMap decides by its first argument, so a (Tensor, tuple) pair goes
+    # to the ("Tensor", "Tuple") entry whole; gradients (0, 0, 2) through the branch taken
+    from mindgrad.ops import composite as C
+
+    ctrl = C.MultitypeFuncGraph("ctrl")
+
+    @ctrl.register("Tensor", "Tuple")
+    def _pick(x, y):
+        if x > 0:
+            return y[0]
+        return y[1]
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.hyper_map = C.HyperMap(ctrl)
+
+        def construct(self, x, y, z):
+            return self.hyper_map((x, y), ((z, x), (y, z)))
+
+    ms.set_context(mode=mode)
+    try:
+        x, y, z = Tensor(2, ms.int32), Tensor(-3, ms.int32), Tensor(0, ms.int32)
+        out = Net()(x, y, z)
+        assert [int(t) for t in out] == [0, 0]
+        grads = ops.GradOperation(get_all=True)(Net())(x, y, z)
+        assert [int(g) for g in grads] == [0, 0, 2]
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+def test_hypermap_refuses_a_leaf_after_a_sequence():
+    from mindgrad.ops import composite as C
+
+    with pytest.raises(TypeError, match="first input is a sequence"):
+        C.HyperMap()(lambda a, b: a, (Tensor(1.0),), Tensor(2.0))
