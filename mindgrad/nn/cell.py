@@ -146,6 +146,8 @@ class Cell:
             return hooks.call(self, args, kwargs)
         if kwargs or not context.is_graph_mode() or tracing():
             return self._run(*args, **kwargs)
+        if "_input_specs" in self.__dict__:
+            self._check_input_specs(args)
         graph = self._graph
         if graph is None:
             graph = GraphFunction(self._run, type(self).__name__, self.construct)
@@ -233,6 +235,35 @@ class Cell:
                 raise RuntimeError(
                     f"The user defined 'bprop' function of '{type(self).__name__}' does not "
                     f"support using Parameter (it reads 'self.{name}') in GRAPH mode.")
+
+    def set_inputs(self, *inputs: Any, **kwargs: Any) -> None:
+        """Declare the inputs' kinds: Tensors or ``Tensor(shape=[None, 3], dtype=...)``
+        placeholders whose ``None`` axes take any size. A GRAPH-mode call checks its
+        Tensor inputs against them (rank, dtype and the fixed sizes), as MindSpore does;
+        mindgrad compiles one graph per input shape, so the sizes may vary from call to call
+        either way."""
+        object.__setattr__(self, "_input_specs", inputs)
+
+    def get_inputs(self) -> tuple | None:
+        """The inputs given to ``set_inputs`` (None before it is called)."""
+        return self.__dict__.get("_input_specs")
+
+    def _check_input_specs(self, args: tuple) -> None:
+        for i, (spec, a) in enumerate(zip(self.__dict__["_input_specs"], args)):
+            if not isinstance(spec, Tensor) or not isinstance(a, Tensor):
+                continue
+            if a.dtype != spec.dtype:
+                raise TypeError(f"For set_inputs or tuple(list) in set_inputs, the {i + 1}th type "
+                                f"should be Tensor[{spec.dtype}], but got Tensor[{a.dtype}]!")
+            if len(a.shape) != len(spec.shape):
+                raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the dims of "
+                                 f"{i + 1}th input must be the same as expected, but got expected: "
+                                 f"{len(spec.shape)}, and input: {len(a.shape)}!")
+            for want, got in zip(spec.shape, a.shape):
+                if want != -1 and want != got:
+                    raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the shape "
+                                     f"of {i + 1}th input must be the same as expected, but got "
+                                     f"expected: {want}, and input: {got}!")
 
     def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
         """Materialise every Parameter's data; returns ``{parameter: parameter}`` (mindgrad

@@ -100,6 +100,11 @@ class GradOperation:
         return grad_fn
 
     def _run(self, fn: Callable, weights: Any, args: tuple, kwargs: dict) -> Any:
+        return self._value_and_grads(fn, weights, args, kwargs)[1]
+
+    def _value_and_grads(self, fn: Callable, weights: Any, args: tuple, kwargs: dict) -> tuple:
+        """``(fn's output, the gradients this GradOperation returns)`` from one forward
+        pass (``nn.ForwardValueAndGrad`` returns both)."""
         sens = None
         if self.sens_param:
             if not args:
@@ -126,8 +131,8 @@ class GradOperation:
             in_part = dargs[0] if dargs else ()
         w_part: Any = dws[0] if single else tuple(dws)
         if self.get_all and self.get_by_list:
-            return in_part, w_part
-        return w_part if self.get_by_list else in_part
+            return pb.out, (in_part, w_part)
+        return pb.out, (w_part if self.get_by_list else in_part)
 
 
 def _bind_kwargs(fn: Callable, kwargs: dict) -> Callable:
