@@ -168,3 +168,28 @@ def test_shape_placeholder_and_set_inputs():
         ms.set_context(mode=ms.PYNATIVE_MODE)
     # PYNATIVE mode does not check (as in MindSpore)
     assert net(Tensor(np.ones((3,), np.float32))).shape == (3,)
+
+
+@pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
+def test_hook_primitives_are_in_operations(mode):
+    from mindgrad.ops import operations as P
+
+    assert P.HookBackward is ops.HookBackward and P.InsertGradientOf is ops.InsertGradientOf
+    seen = []
+
+    class Net(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.hook = P.HookBackward(lambda g: seen.append(g[0].asnumpy().copy()))
+
+        def construct(self, x):
+            x = x + x
+            return self.hook(x * x)
+
+    ms.set_context(mode=mode)
+    try:
+        (g,) = ops.GradOperation(get_all=True)(Net())(Tensor([1.0, 2.0]))
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(g.asnumpy(), [8.0, 16.0])  # d/dx (2x)^2 = 8x
+    np.testing.assert_allclose(seen[0], [1.0, 1.0])
