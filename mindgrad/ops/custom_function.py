@@ -4,6 +4,7 @@
 broadcast, cast to the input's dtype."""
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 import numpy as np
@@ -160,4 +161,44 @@ class _Function:
         return custom_vjp_call(fun, bwd, args, name)
 
 
-__all__ = ["_Function", "FunctionCtx", "checked_grads"]
+class _CustomVjp:
+    """A function with a user-written reverse rule: ``fn.defbwd(bprop)`` sets
+    ``bprop(*inputs, out, dout)``, which returns one gradient per input (checked, summed and
+    cast as a Cell's ``bprop`` is). Until ``defbwd`` is called, ``fn`` is differentiated
+    through its own operations."""
+
+    def __init__(self, fn: Any) -> None:
+        if not callable(fn):
+            raise TypeError(f"For 'custom_vjp', the decorated object must be callable, but "
+                            f"got {type(fn).__name__}.")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.bprop: Any = None
+
+    def defbwd(self, bprop: Any) -> None:
+        if not callable(bprop):
+            raise TypeError(f"For 'custom_vjp', 'defbwd' needs a callable bprop, but got "
+                            f"{type(bprop).__name__}.")
+        self.bprop = bprop
+
+    def __call__(self, *args: Any) -> Any:
+        if self.bprop is None:
+            return self.fn(*args)
+        name = getattr(self.fn, "__name__", "custom_vjp")
+        bprop = self.bprop
+
+        def bwd(xs: Sequence, out: Any, dout: Any) -> list:
+            return checked_grads(name, "bprop", bprop(*xs, out, dout), xs)
+
+        return custom_vjp_call(self.fn, bwd, args, f"{name}.bprop")
+
+
+def custom_vjp(fn: Any = None) -> Any:
+    """``@custom_vjp`` (or ``@custom_vjp()``): make ``fn`` take a reverse rule given later
+    with ``fn.defbwd(bprop)``, as in MindSpore's ``ops.function.grad.grad_func``."""
+    if fn is None:
+        return _CustomVjp
+    return _CustomVjp(fn)
+
+
+__all__ = ["_Function", "FunctionCtx", "checked_grads", "custom_vjp"]
