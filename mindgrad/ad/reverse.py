@@ -162,6 +162,15 @@ class ReverseTrace(Trace):
 
 _new = object.__new__
 
+# how many ``no_grad`` contexts are open: a gradient asked for inside one is an error in
+# PYNATIVE mode (see ``in_no_grad``)
+_no_grad_depth = 0
+
+
+def in_no_grad() -> bool:
+    """Whether a ``no_grad`` context (or a function it decorates) is running."""
+    return _no_grad_depth > 0
+
 
 class no_grad:
     """``mindspore._no_grad()``: inside this context (or a function it decorates) operations
@@ -172,6 +181,8 @@ class no_grad:
         self._paused: list = []
 
     def __enter__(self) -> "no_grad":
+        global _no_grad_depth
+        _no_grad_depth += 1
         self._paused.append([t for t in state.stack
                              if isinstance(t, ReverseTrace) and not t.paused])
         for t in self._paused[-1]:
@@ -179,6 +190,8 @@ class no_grad:
         return self
 
     def __exit__(self, *exc: Any) -> bool:
+        global _no_grad_depth
+        _no_grad_depth -= 1
         for t in self._paused.pop():
             t.paused = False
         return False

@@ -128,6 +128,9 @@ class Tensor:
         if input_data is None:
             if shape is None:
                 raise ValueError("For 'Tensor', input_data and shape can not both be None.")
+            if not isinstance(shape, int) and any(d is None or d == -1 for d in shape):
+                _make_placeholder(self, tuple(shape), dtype)
+                return
             np_dtype = mstype.to_numpy(dtype, "Tensor") if dtype is not None else np.float32
             arr = xp.zeros(tuple(shape) if not isinstance(shape, int) else (shape,), np_dtype)
             if init is not None and hasattr(init, "_fill"):
@@ -485,3 +488,43 @@ class Tensor:
     def gather(self, input_indices, axis): return F.gather(self, input_indices, axis)
     def gather_nd(self, indices): return F.gather_nd(self, indices)
     def outer(self, vec2): return F.outer(self, vec2)
+
+
+# the shapes of placeholder Tensors by id (a placeholder has no room for attributes of its
+# own: it shares Tensor's slots so that its class can be switched in ``__init__``)
+_PLACEHOLDER_SHAPES: dict[int, tuple] = {}
+
+
+class _ShapePlaceholder(Tensor):
+    """``Tensor(shape=[None, 3], dtype=ms.float32)``: stands for inputs of any size along
+    the ``None`` axes (``Cell.set_inputs``). Its shape shows those axes as -1; it holds no
+    values (its data is an empty array)."""
+
+    __slots__ = ()
+
+    @property
+    def shape(self) -> tuple:
+        return _PLACEHOLDER_SHAPES[id(self)]
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+
+def _make_placeholder(t: Tensor, shape: tuple, dtype: Any) -> None:
+    import weakref
+
+    for d in shape:
+        if not (d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= -1)):
+            raise TypeError(f"For 'Tensor', each entry of a placeholder's 'shape' must be a "
+                            f"non-negative int, -1 or None, but got shape {list(shape)}.")
+    np_dtype = mstype.to_numpy(dtype, "Tensor") if dtype is not None else np.float32
+    t._data = np.zeros(tuple(0 if d is None or d == -1 else d for d in shape), np_dtype)
+    t.__class__ = _ShapePlaceholder
+    _PLACEHOLDER_SHAPES[id(t)] = tuple(-1 if d is None else d for d in shape)
+    weakref.finalize(t, _PLACEHOLDER_SHAPES.pop, id(t), None)
+
+
+def is_placeholder(t: Any) -> bool:
+    """Whether ``t`` is a ``Tensor(shape=[None, ...])`` placeholder."""
+    return type(t) is _ShapePlaceholder

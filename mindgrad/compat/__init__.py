@@ -14,7 +14,9 @@ from typing import Any
 _RENAMED = {
     "mindspore.common.api": "mindgrad.jit",
     "mindspore.train.serialization": "mindgrad.common.serialization",
-    "mindspore.ops.function": "mindgrad.ops",
+    "mindspore.ops.function": "mindgrad.compat.ops_function",
+    "mindspore.ops.function.grad": "mindgrad.compat.ops_function.grad",
+    "mindspore.ops.function.grad.grad_func": "mindgrad.compat.ops_function.grad.grad_func",
     "mindspore.ops.composite.base": "mindgrad.ops.composite",
     "mindspore.ops.operations.math_ops": "mindgrad.ops.operations",
     "mindspore.ops.operations.array_ops": "mindgrad.ops.operations",

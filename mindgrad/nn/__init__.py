@@ -11,7 +11,8 @@ from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR,  # noqa:
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, LossBase,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from .optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer, RMSProp  # noqa: F401
-from .wrap import TrainOneStepCell, WithEvalCell, WithLossCell  # noqa: F401
+from .wrap import (ForwardValueAndGrad, TrainOneStepCell, WithEvalCell,  # noqa: F401
+                   WithLossCell)
 from .grad_reducer import DistributedGradReducer  # noqa: F401
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
                          TrainOneStepWithLossScaleCell)

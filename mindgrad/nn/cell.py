@@ -3,6 +3,8 @@ registered (with MindSpore's dotted names); calling a cell runs ``construct``, c
 GRAPH_MODE; a ``bprop`` method replaces the cell's reverse rule."""
 from __future__ import annotations
 
+import dis
+import functools
 from collections import OrderedDict
 from typing import Any, Callable, Iterator
 
@@ -144,6 +146,8 @@ class Cell:
             return hooks.call(self, args, kwargs)
         if kwargs or not context.is_graph_mode() or tracing():
             return self._run(*args, **kwargs)
+        if "_input_specs" in self.__dict__:
+            self._check_input_specs(args)
         graph = self._graph
         if graph is None:
             graph = GraphFunction(self._run, type(self).__name__, self.construct)
@@ -157,6 +161,8 @@ class Cell:
             if kwargs:
                 raise TypeError(f"For '{type(self).__name__}', a Cell with a custom bprop "
                                 f"takes positional inputs only.")
+            if context.is_graph_mode():
+                self._check_bprop_uses_no_parameter()
             return custom_vjp_call(self.construct, self._custom_bprop, args,
                                    f"{type(self).__name__}.bprop")
         return self.construct(*args, **kwargs)
@@ -220,6 +226,49 @@ class Cell:
         hooks = getattr(self._hooks, kind)
         hooks.append(hook_fn)
         return HookHandle(hooks, hook_fn)
+
+    def _check_bprop_uses_no_parameter(self) -> None:
+        """GRAPH mode compiles ``bprop`` as a function of its arguments only: one that reads
+        a Parameter of the Cell (``self.w``) is refused, as MindSpore refuses it."""
+        for name in _self_attributes(type(self).bprop):
+            if isinstance(self._params.get(name), Parameter):
+                raise RuntimeError(
+                    f"The user defined 'bprop' function of '{type(self).__name__}' does not "
+                    f"support using Parameter (it reads 'self.{name}') in GRAPH mode.")
+
+    def set_inputs(self, *inputs: Any, **kwargs: Any) -> None:
+        """Declare the inputs' kinds: Tensors or ``Tensor(shape=[None, 3], dtype=...)``
+        placeholders whose ``None`` axes take any size. A GRAPH-mode call checks its
+        Tensor inputs against them (rank, dtype and the fixed sizes), as MindSpore does;
+        mindgrad compiles one graph per input shape, so the sizes may vary from call to call
+        either way."""
+        object.__setattr__(self, "_input_specs", inputs)
+
+    def get_inputs(self) -> tuple | None:
+        """The inputs given to ``set_inputs`` (None before it is called)."""
+        return self.__dict__.get("_input_specs")
+
+    def _check_input_specs(self, args: tuple) -> None:
+        for i, (spec, a) in enumerate(zip(self.__dict__["_input_specs"], args)):
+            if not isinstance(spec, Tensor) or not isinstance(a, Tensor):
+                continue
+            if a.dtype != spec.dtype:
+                raise TypeError(f"For set_inputs or tuple(list) in set_inputs, the {i + 1}th type "
+                                f"should be Tensor[{spec.dtype}], but got Tensor[{a.dtype}]!")
+            if len(a.shape) != len(spec.shape):
+                raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the dims of "
+                                 f"{i + 1}th input must be the same as expected, but got expected: "
+                                 f"{len(spec.shape)}, and input: {len(a.shape)}!")
+            for want, got in zip(spec.shape, a.shape):
+                if want != -1 and want != got:
+                    raise ValueError(f"For set_inputs and tuple(list) in set_inputs, the shape "
+                                     f"of {i + 1}th input must be the same as expected, but got "
+                                     f"expected: {want}, and input: {got}!")
+
+    def init_parameters_data(self, auto_parallel_mode: bool = False) -> dict:
+        """Materialise every Parameter's data; returns ``{parameter: parameter}`` (mindgrad
+        initialises a Parameter when it is created, so each maps to itself)."""
+        return {p: p for p in self.get_parameters()}
 
     def _custom_bprop(self, inputs: tuple, out: Any, dout: Any) -> list:
         """Call the user's ``bprop(*inputs, out, dout)`` and check what it returns."""
@@ -310,3 +359,19 @@ class _CellHooks:
 
 
 __all__ = ["Cell", "ParameterTuple"]
+
+
+@functools.lru_cache(maxsize=None)
+def _self_attributes(fn: Callable) -> tuple:
+    """The attribute names ``fn`` reads from its first argument (``self.name``), found in
+    its bytecode."""
+    code = fn.__code__
+    if not code.co_varnames:
+        return ()
+    me, names, prev = code.co_varnames[0], [], None
+    for ins in dis.get_instructions(code):
+        if ins.opname in ("LOAD_ATTR", "LOAD_METHOD") and prev is not None \
+                and prev.opname == "LOAD_FAST" and prev.argval == me:
+            names.append(ins.argval)
+        prev = ins
+    return tuple(names)

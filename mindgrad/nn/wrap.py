@@ -7,6 +7,7 @@ from typing import Any
 from ..ad.api import reverse
 from ..common import auto_parallel
 from ..common import dtype as mstype
+from ..common.parameter import ParameterTuple
 from ..common.tensor import Tensor
 from ..core.tree import flatten, tree_map
 from ..ops import functional as F
@@ -80,6 +81,33 @@ class TrainOneStepCell(Cell):
 
 
 
+class ForwardValueAndGrad(Cell):
+    """``(network(*inputs), gradients)`` from one forward pass, the gradients as
+    ``GradOperation(get_all, get_by_list, sens_param)(network, weights)`` returns them (with
+    ``sens_param`` the last input is the sensitivity and is not passed to the network)."""
+
+    def __init__(self, network: Any, weights: Any = None, get_all: bool = False,
+                 get_by_list: bool = False, sens_param: bool = False) -> None:
+        super().__init__(auto_prefix=False)
+        if get_by_list and not isinstance(weights, (ParameterTuple, list, tuple)):
+            raise TypeError(f"For 'ForwardValueAndGrad', when 'get_by_list' is set to True, "
+                            f"the argument 'weights' must be Parameters array, but got "
+                            f"'{type(weights)}'")
+        self.network = network
+        if isinstance(network, Cell):
+            network.set_grad()
+        self.weights = weights
+        self.get_all = get_all
+        self.get_by_list = get_by_list
+        self.sens_param = sens_param
+        self.grad = GradOperation(get_all=get_all, get_by_list=get_by_list,
+                                  sens_param=sens_param)
+
+    def construct(self, *inputs: Any) -> tuple:
+        weights = self.weights if self.get_by_list else None
+        return self.grad._value_and_grads(self.network, weights, inputs, {})
+
+
 class WithEvalCell(Cell):
     """``(loss, outputs, label)`` of ``network(data)`` against ``label``: what ``Model``
     evaluates metrics on. ``add_cast_fp32`` casts the outputs and the label to float32
@@ -115,4 +143,5 @@ def mixed_precision_cast(x: Any, dtype: Any = None) -> Any:
     return tree_map(cast, x)
 
 
-__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "mixed_precision_cast"]
+__all__ = ["WithLossCell", "TrainOneStepCell", "WithEvalCell", "ForwardValueAndGrad",
+           "mixed_precision_cast"]

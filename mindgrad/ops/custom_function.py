@@ -4,11 +4,13 @@
 broadcast, cast to the input's dtype."""
 from __future__ import annotations
 
+import functools
 from typing import Any, Sequence
 
 import numpy as np
 
 from ..ad.reverse import ReverseTrace
+from ..context import get_context
 from ..common.tensor import Tensor
 from ..core.primitive import custom_vjp_call, substitution
 from ..prims import shape as S
@@ -21,6 +23,8 @@ def checked_grads(owner: str, rule: str, grads: Any, inputs: Sequence) -> list:
     who = f"{owner}.{rule}"
     if not isinstance(grads, (tuple, list)):
         grads = (grads,)
+    if rule == "bprop" and get_context("check_bprop"):
+        _strict_bprop_check(owner, grads, inputs)
     if len(grads) != len(inputs):
         raise RuntimeError(f"The output size of the '{rule}' must match the number of "
                            f"parameters in its corresponding primal function '{owner}()' : "
@@ -41,6 +45,34 @@ def checked_grads(owner: str, rule: str, grads: Any, inputs: Sequence) -> list:
             g = S.unbroadcast(g, x)
         checked.append(g if g.dtype == x.dtype else S.cast(g, dtype=S.dtype_of(x)))
     return checked
+
+
+def _strict_bprop_check(owner: str, grads: Sequence, inputs: Sequence) -> None:
+    """``set_context(check_bprop=True)``: a Cell's ``bprop`` must return exactly one
+    gradient per input, each of the input's kind, dtype and shape (no summing or casting)."""
+    head = f"For user defined method 'bprop' of '{owner}'"
+    if len(grads) != len(inputs):
+        raise ValueError(f"{head}, the number of return values(gradients) must be equal to "
+                         f"the number of input arguments except 'out' and 'dout', which "
+                         f"is:{len(inputs)} but got {len(grads)}.")
+    for i, (g, x) in enumerate(zip(grads, inputs)):
+        what = f"the {i}th return value(gradient of the {i}th argument)"
+        if g is None:
+            continue
+        if isinstance(x, Tensor):
+            if not isinstance(g, Tensor):
+                raise TypeError(f"{head}, {what} should be Tensor, but got "
+                                f"{type(g).__name__}, and the value is {g}.")
+            if g.dtype != x.dtype:
+                raise TypeError(f"{head}, {what} should have the same dtype as the {i}th "
+                                f"argument, which is:{x.dtype}, but got: {g.dtype}.")
+            if g.shape != x.shape:
+                raise ValueError(f"{head}, {what} should have the same shape as the {i}th "
+                                 f"argument, which is:{list(x.shape)}, but got: "
+                                 f"{list(g.shape)}.")
+        elif isinstance(g, Tensor) and isinstance(x, (bool, int, float)):
+            raise TypeError(f"{head}, {what} should have the same type as the {i}th "
+                            f"argument, which is:{type(x).__name__}, but got: Tensor.")
 
 
 def _sums_to(grad_shape: tuple, input_shape: tuple) -> bool:
@@ -129,4 +161,44 @@ class _Function:
         return custom_vjp_call(fun, bwd, args, name)
 
 
-__all__ = ["_Function", "FunctionCtx", "checked_grads"]
+class _CustomVjp:
+    """A function with a user-written reverse rule: ``fn.defbwd(bprop)`` sets
+    ``bprop(*inputs, out, dout)``, which returns one gradient per input (checked, summed and
+    cast as a Cell's ``bprop`` is). Until ``defbwd`` is called, ``fn`` is differentiated
+    through its own operations."""
+
+    def __init__(self, fn: Any) -> None:
+        if not callable(fn):
+            raise TypeError(f"For 'custom_vjp', the decorated object must be callable, but "
+                            f"got {type(fn).__name__}.")
+        functools.update_wrapper(self, fn)
+        self.fn = fn
+        self.bprop: Any = None
+
+    def defbwd(self, bprop: Any) -> None:
+        if not callable(bprop):
+            raise TypeError(f"For 'custom_vjp', 'defbwd' needs a callable bprop, but got "
+                            f"{type(bprop).__name__}.")
+        self.bprop = bprop
+
+    def __call__(self, *args: Any) -> Any:
+        if self.bprop is None:
+            return self.fn(*args)
+        name = getattr(self.fn, "__name__", "custom_vjp")
+        bprop = self.bprop
+
+        def bwd(xs: Sequence, out: Any, dout: Any) -> list:
+            return checked_grads(name, "bprop", bprop(*xs, out, dout), xs)
+
+        return custom_vjp_call(self.fn, bwd, args, f"{name}.bprop")
+
+
+def custom_vjp(fn: Any = None) -> Any:
+    """``@custom_vjp`` (or ``@custom_vjp()``): make ``fn`` take a reverse rule given later
+    with ``fn.defbwd(bprop)``, as in MindSpore's ``ops.function.grad.grad_func``."""
+    if fn is None:
+        return _CustomVjp
+    return _CustomVjp(fn)
+
+
+__all__ = ["_Function", "FunctionCtx", "checked_grads", "custom_vjp"]

@@ -767,7 +767,9 @@ def expand_dims(x: Any, axis: int) -> Tensor:
     return S.reshape(x, shape=tuple(s))
 
 
-unsqueeze = expand_dims
+def unsqueeze(input: Any, dim: int) -> Tensor:  # noqa: A002  (MindSpore's names)
+    """``input`` with a size-1 axis inserted at ``dim`` (``expand_dims`` by 2.x's names)."""
+    return expand_dims(input, dim)
 
 
 def squeeze(x: Any, axis: Any = None) -> Tensor:

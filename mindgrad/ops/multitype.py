@@ -91,15 +91,17 @@ class MultitypeFuncGraph:
 
 def _map_level(who: str, fn: Callable, seqs: tuple, recurse: bool) -> Any:
     """Apply ``fn`` across the sequences ``seqs`` element by element (recursing into nested
-    tuples and lists when ``recurse``); leaves are passed to ``fn`` as they are."""
+    tuples and lists when ``recurse``). The first argument decides: when it is a leaf, ``fn``
+    gets the arguments as they are, sequences among them included (as MindSpore does, so a
+    ``MultitypeFuncGraph`` registered for ``("Tensor", "Tuple")`` sees the tuple)."""
     first = seqs[0]
     if not isinstance(first, (tuple, list)):
-        if any(isinstance(s, (tuple, list)) for s in seqs):
-            raise TypeError(f"For '{who}', the inputs must all be sequences or all be "
-                            f"leaves, but got {[type(s).__name__ for s in seqs]}.")
         return fn(*seqs)
     for s in seqs[1:]:
-        if not isinstance(s, (tuple, list)) or len(s) != len(first):
+        if not isinstance(s, (tuple, list)):
+            raise TypeError(f"For '{who}', the first input is a sequence, so every input must "
+                            f"be one, but got {[type(x).__name__ for x in seqs]}.")
+        if len(s) != len(first):
             raise ValueError(f"For '{who}', the sequences must have the same length, but got "
                              f"lengths {[len(x) if isinstance(x, (tuple, list)) else None for x in seqs]}.")
     if recurse:

@@ -2,7 +2,7 @@
 embedding and container Cells."""
 from .activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish,  # noqa: F401
                          ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
-from .basic import Dense, Dropout, Flatten, Identity  # noqa: F401
+from .basic import Dense, Dropout, Flatten, Identity, MatMul  # noqa: F401
 from .container import CellDict, CellList, SequentialCell  # noqa: F401
 from .conv import Conv2d  # noqa: F401
 from .embedding import Embedding  # noqa: F401
@@ -11,5 +11,5 @@ from .pooling import AvgPool2d, MaxPool2d  # noqa: F401
 
 __all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish", "ReLU", "ReLU6",
            "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "get_activation", "Dense", "Dropout",
-           "Flatten", "Identity", "CellDict", "CellList", "SequentialCell", "Conv2d", "Embedding",
+           "Flatten", "Identity", "MatMul", "CellDict", "CellList", "SequentialCell", "Conv2d", "Embedding",
            "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]

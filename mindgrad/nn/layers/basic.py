@@ -1,4 +1,4 @@
-"""Basic layers: Dense, Flatten, Dropout, Identity."""
+"""Basic layers: Dense, Flatten, Dropout, Identity, MatMul."""
 from __future__ import annotations
 
 import math
@@ -130,4 +130,23 @@ class Dropout(Cell):
         return f"p={self.p}"
 
 
-__all__ = ["Dense", "Flatten", "Identity", "Dropout"]
+class MatMul(Cell):
+    """``x1 @ x2`` with NumPy's rules (1-D operands, broadcast batch dimensions); the flags
+    transpose the last two axes of an operand of rank 2 or more first."""
+
+    def __init__(self, transpose_x1: bool = False, transpose_x2: bool = False) -> None:
+        super().__init__()
+        for name, v in (("transpose_x1", transpose_x1), ("transpose_x2", transpose_x2)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For 'MatMul', '{name}' must be a bool, but got "
+                                f"{type(v).__name__}.")
+        self.transpose_x1 = transpose_x1
+        self.transpose_x2 = transpose_x2
+
+    def construct(self, x1: Tensor, x2: Tensor) -> Tensor:
+        t1 = self.transpose_x1 and F.rank(x1) >= 2
+        t2 = self.transpose_x2 and F.rank(x2) >= 2
+        return F.matmul(x1, x2, t1, t2)
+
+
+__all__ = ["Dense", "Flatten", "Identity", "Dropout", "MatMul"]

@@ -7,6 +7,8 @@ from typing import Any, Callable
 
 from ...ad.api import Pullback, forward, reverse, vectorize
 from ...ad.batching import VmapAxisError, VmapAxisTypeError
+from ...ad.reverse import in_no_grad
+from ...context import is_graph_mode
 from ...common import is_mutable
 from ...common.parameter import Parameter, ParameterTuple
 from ...common.tensor import Tensor
@@ -98,6 +100,11 @@ class GradOperation:
         return grad_fn
 
     def _run(self, fn: Callable, weights: Any, args: tuple, kwargs: dict) -> Any:
+        return self._value_and_grads(fn, weights, args, kwargs)[1]
+
+    def _value_and_grads(self, fn: Callable, weights: Any, args: tuple, kwargs: dict) -> tuple:
+        """``(fn's output, the gradients this GradOperation returns)`` from one forward
+        pass (``nn.ForwardValueAndGrad`` returns both)."""
         sens = None
         if self.sens_param:
             if not args:
@@ -124,8 +131,8 @@ class GradOperation:
             in_part = dargs[0] if dargs else ()
         w_part: Any = dws[0] if single else tuple(dws)
         if self.get_all and self.get_by_list:
-            return in_part, w_part
-        return w_part if self.get_by_list else in_part
+            return pb.out, (in_part, w_part)
+        return pb.out, (w_part if self.get_by_list else in_part)
 
 
 def _bind_kwargs(fn: Callable, kwargs: dict) -> Callable:
@@ -150,6 +157,9 @@ def _reverse(fn: Callable, args: tuple, positions: list, weights: Any = ()) -> t
     """``reverse``, with each ``mutable`` container at ``positions`` differentiated through
     its Tensor leaves. Returns the pullback and None, or a function that regroups the
     pullback's input cotangents into one entry per position (a container for a container)."""
+    if in_no_grad() and not is_graph_mode():
+        # MindSpore's PYNATIVE rule for ``grad``/``GradOperation``/``value_and_grad``
+        raise RuntimeError("In no_grad context, you can not calculate gradient")
     if not any(is_mutable(args[p]) for p in positions):
         return reverse(fn, args, positions, weights), None
     flat_args: list = []

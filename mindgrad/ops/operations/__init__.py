@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from ...common import dtype as mstype
 from .. import functional as F
+from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
 from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
 PrimitiveOp = Primitive
