@@ -450,6 +450,11 @@ def _clip_by_value(x: Any, lo: Any, hi: Any) -> Tensor:
     """maximum then minimum: a tie with a bound shares the gradient, as in MindSpore."""
     out = _tensor(x, "clip_by_value")
     _check_bounds("clip_by_value", out, ("clip_value_min", lo), ("clip_value_max", hi))
+    if (lo is None or _number(lo)) and (hi is None or _number(hi)) \
+            and S.dtype_of(out).kind == "f":
+        # constant bounds: one primitive, with the composition's gradient
+        return U.clip_split(out, lo=None if lo is None else float(lo),
+                            hi=None if hi is None else float(hi))
     if lo is not None:
         out = maximum(out, lo)
     if hi is not None:

@@ -204,25 +204,38 @@ pow_dx.jvp = (lambda t, ans, x, y, p: S.broadcast_like(mul(t, _pow_dx_dx(x, y)),
               None)
 
 
-def tie_share(g, x, y, strict_fn):
-    """x's share of ``g`` in maximum/minimum: all of it where x is strictly selected
-    (``strict_fn(x, y)``), half of it at a tie, as MindSpore 2.10 and JAX split it. The
-    boolean masks multiply ``g`` directly (NumPy takes them as 0/1), so ``g`` keeps its
-    dtype."""
-    return add(mul(g, strict_fn(x, y)), mul(mul(g, C.equal(x, y)), 0.5))
+def _tie_weight_impl(x, y, greater, dtype):
+    """x's share of the gradient of maximum (``greater``) or minimum: 1 where x is strictly
+    selected, 1/2 at a tie (as MindSpore 2.10 and JAX split it), 0 elsewhere, in the
+    gradient's dtype. Ties are rare: one pass finds whether there are any."""
+    xp = xp_of(x) if hasattr(x, "shape") else xp_of(y)
+    w = (xp.greater(x, y) if greater else xp.less(x, y)).astype(dtype)
+    tie = xp.equal(x, y)
+    if tie.any():
+        w = xp.where(tie, w.dtype.type(0.5), w)
+    return w
 
 
-def _selection_rules(prim, strict_fn):
+# The weight is piecewise constant: a primitive without gradient.
+tie_weight = Primitive("TieWeight", _tie_weight_impl, nondiff=True)
+
+
+def tie_share(g, x, y, greater: bool):
+    """x's share of ``g`` in maximum (``greater``) or minimum, in ``g``'s dtype."""
+    return mul(g, tie_weight(x, y, greater=greater, dtype=S.dtype_of(g)))
+
+
+def _selection_rules(prim, greater: bool):
     """Rules for maximum/minimum: the gradient goes to the selected input and is split
     equally at ties; y's cotangent is the rest, g - gx."""
 
     def vjp_all(g, ans, x, y):
-        gx = tie_share(g, x, y, strict_fn)
+        gx = tie_share(g, x, y, greater)
         return _cotangents(x, y, gx, lambda: sub(g, gx))
 
     prim.vjp_all = vjp_all
-    prim.jvp = (lambda t, ans, x, y: S.broadcast_like(tie_share(t, x, y, strict_fn), ans),
-                lambda t, ans, x, y: S.broadcast_like(tie_share(t, y, x, strict_fn), ans))
+    prim.jvp = (lambda t, ans, x, y: tie_share(S.broadcast_like(t, ans), x, y, greater),
+                lambda t, ans, x, y: tie_share(S.broadcast_like(t, ans), y, x, greater))
 
 
 def _bound(v) -> bool:
@@ -246,9 +259,9 @@ def _extremum_impl(name, fn, clip_args):
 
 
 maximum = Primitive("Maximum", _extremum_impl("Maximum", np.maximum, lambda v: (v, math.inf)))
-_selection_rules(maximum, C.greater)
+_selection_rules(maximum, greater=True)
 minimum = Primitive("Minimum", _extremum_impl("Minimum", np.minimum, lambda v: (-math.inf, v)))
-_selection_rules(minimum, C.less)
+_selection_rules(minimum, greater=False)
 
 floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), nondiff=True)
 
@@ -310,7 +323,7 @@ atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(_atan2_scale(t, x, y), y)
 from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
 
 B.defelementwise(add, sub, mul, div, div_no_nan, neg, pow_, pow_dx, maximum, minimum, floor_div,
-                 floor_mod, mod, atan2)
+                 floor_mod, mod, atan2, tie_weight)
 
 from . import taylor_rules as T  # noqa: E402
 
@@ -320,5 +333,5 @@ mul.taylor = T.bilinear(mul)
 div.taylor = T.div_rule
 neg.taylor = T.linear(neg)
 pow_.taylor = T.pow_rule
-maximum.taylor = T.tie_split_like(maximum, C.greater)
-minimum.taylor = T.tie_split_like(minimum, C.less)
+maximum.taylor = T.tie_split_like(maximum, greater=True)
+minimum.taylor = T.tie_split_like(minimum, greater=False)

@@ -224,10 +224,10 @@ def pow_rule(primals, series):
     return A.pow_(x, y), coeffs
 
 
-def tie_split_like(prim: Any, strict: Callable) -> Callable:
-    """For maximum and minimum: each coefficient follows the branch the primal takes
-    (``strict(x, y)`` marks where x is taken) and is the mean of both at a tie, as the first
-    derivative is (``arith.tie_share``)."""
+def tie_split_like(prim: Any, greater: bool) -> Callable:
+    """For maximum (``greater``) and minimum: each coefficient follows the branch the
+    primal takes and is the mean of both at a tie, as the first derivative is
+    (``arith.tie_share``)."""
 
     def rule(primals, series, **params):
         x, y = primals
@@ -240,7 +240,7 @@ def tie_split_like(prim: Any, strict: Callable) -> Callable:
                 continue
             a = S.zeros_like(out) if a is None else S.broadcast_like(a, out)
             b = S.zeros_like(out) if b is None else S.broadcast_like(b, out)
-            coeffs.append(A.add(A.tie_share(a, x, y, strict), A.tie_share(b, y, x, strict)))
+            coeffs.append(A.add(A.tie_share(a, x, y, greater), A.tie_share(b, y, x, greater)))
         return out, coeffs
 
     return rule

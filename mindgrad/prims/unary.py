@@ -250,9 +250,35 @@ relu6 = unary("ReLU6", lambda x: xp_of(x).clip(x, 0, 6),
 # clip_by_value with constant bounds: the gradient passes where the value is not clipped
 # (at a bound too, as MindSpore's clamp does; clip_by_value, built on maximum and
 # minimum, shares a tie at a bound equally)
-clip = unary("ClipByValue", _clip_impl,
+clip = unary("Clamp", _clip_impl,
              lambda x, ans, lo, hi: S.cast(C.equal(ans, x), S.dtype_of(x)),
              apply=lambda v, x, ans, lo, hi: A.mul(v, C.equal(ans, x)))
+
+
+def _clip_weight_impl(x, lo, hi, dtype):
+    """clip_by_value's slope, as the maximum-then-minimum it is defined by gives it: 1
+    strictly inside (lo, hi), 1/2 at a bound (maximum and minimum split a tie), 1/4 where
+    lo == hi == x, 0 outside. Ties are rare: one pass finds whether there are any."""
+    xp = xp_of(x)
+    lo = -math.inf if lo is None else lo
+    hi = math.inf if hi is None else hi
+    w = xp.logical_and(xp.greater(x, lo), xp.less(x, hi)).astype(dtype)
+    if xp.logical_or(xp.equal(x, lo), xp.equal(x, hi)).any():
+        m = xp.maximum(x, lo)
+        a = xp.where(xp.greater(x, lo), 1.0, xp.where(xp.equal(x, lo), 0.5, 0.0))
+        b = xp.where(xp.less(m, hi), 1.0, xp.where(xp.equal(m, hi), 0.5, 0.0))
+        w = (a * b).astype(dtype)
+    return w
+
+
+# The slope is piecewise constant: a primitive without gradient.
+clip_weight = Primitive("ClipByValueSlope", _clip_weight_impl, nondiff=True)
+# clip_by_value with constant bounds: minimum(maximum(x, lo), hi) in one pass, with that
+# composition's gradient (half of it at a bound, as MindSpore's clip_by_value)
+clip_split = unary("ClipByValue", _clip_impl,
+                   lambda x, ans, lo, hi: clip_weight(x, lo=lo, hi=hi, dtype=S.dtype_of(x)),
+                   apply=lambda v, x, ans, lo, hi: A.mul(
+                       v, clip_weight(x, lo=lo, hi=hi, dtype=S.dtype_of(v))))
 
 # The slope of leaky_relu is piecewise constant: a primitive without gradient.
 leaky_slope = Primitive("LeakyReLUSlope", _leaky_slope_impl, nondiff=True)
@@ -326,7 +352,8 @@ from . import batch_rules as B  # noqa: E402
 
 B.defelementwise(exp, exp2, log, log2, log10, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan,
                  asinh, acosh, atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf,
-                 erfc, sigmoid, relu, softplus, relu6, clip, leaky_slope, leaky_relu, elu, hswish,
+                 erfc, sigmoid, relu, softplus, relu6, clip, clip_weight, clip_split, leaky_slope,
+                 leaky_relu, elu, hswish,
                  hswish_grad, log_or_zero, sign, floor, ceil, round_)
 
 # sin/cos and sinh/cosh propagate together (their derivatives refer to each other).
