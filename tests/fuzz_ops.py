@@ -611,6 +611,156 @@ _method("softmax", "softmax")
 _method("norm", "norm")
 
 
+# --- the catalogue's families (random_ops, nn_functions, sorting, linalg_functions) ----------
+def _wide(f):
+    """A reference computed in float64 (mixed float32 and float64 operands are widened)."""
+    if f is None:
+        return None
+    return lambda *a: f(*(v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f"
+                          else v for v in a))
+
+
+def _logits_pair(rng):
+    s = _shape(rng, 1)
+    return [("tensor", None, _arr(rng, s, np.float32)),
+            ("tensor", None, rng.random(s).astype(np.float32))]
+
+
+def _bce_logits_ref(x, y):
+    return np.mean(y * np.logaddexp(0, -x) + (1 - y) * np.logaddexp(0, x))
+
+
+spec("binary_cross_entropy_with_logits", _logits_pair, _wide(_bce_logits_ref), int_ok=False)
+spec("binary_cross_entropy", lambda rng: [("tensor", None, _unit(rng, (3,), np.float32) * 0.4
+                                           + 0.5),
+                                          ("tensor", None, rng.random(3).astype(np.float32))],
+     _wide(lambda p, y: np.mean(-(y * np.log(p) + (1 - y) * np.log(1 - p)))), int_ok=False)
+for _name, _ref in [("mse_loss", lambda a, b: np.mean((a - b) ** 2)),
+                    ("l1_loss", lambda a, b: np.mean(np.abs(a - b))),
+                    ("smooth_l1_loss", lambda a, b: np.where(np.abs(a - b) < 1,
+                                                             0.5 * (a - b) ** 2,
+                                                             np.abs(a - b) - 0.5)),
+                    ("huber_loss", lambda a, b: np.mean(np.where(np.abs(a - b) < 1,
+                                                                 0.5 * (a - b) ** 2,
+                                                                 np.abs(a - b) - 0.5))),
+                    ("soft_margin_loss", lambda a, b: np.mean(np.logaddexp(0, -a * b))),
+                    ("kl_div", None)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _pos(rng, (2, 3), np.float32))], _wide(_ref),
+         int_ok=False)
+spec("margin_ranking_loss", lambda rng: [("tensor", None, _arr(rng, (3,), np.float32)),
+                                         ("tensor", None, _arr(rng, (3,), np.float32)),
+                                         ("tensor", None, np.sign(_arr(rng, (3,), np.float32)))],
+     _wide(lambda a, b, y: np.mean(np.maximum(0, -y * (a - b)))), int_ok=False)
+
+
+def _class_case(rng):
+    return [("tensor", None, _arr(rng, (4, 3), np.float32)),
+            ("index", None, rng.integers(0, 3, size=4))]
+
+
+def _nll_ref(x, t):
+    return -np.mean(x[np.arange(len(t)), t])
+
+
+spec("nll_loss", _class_case, _nll_ref, int_ok=False)
+spec("cross_entropy", _class_case, lambda x, t: _nll_ref(np.log(_softmax_ref(x, 1)), t),
+     int_ok=False)
+def _cosine(a, b):
+    return (a * b).sum(1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1),
+                                       1e-8)
+
+
+spec("cosine_similarity", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                       ("tensor", None, _arr(rng, (2, 3), np.float32))],
+     lambda a, b: _cosine(a.astype(np.float64), b.astype(np.float64)), int_ok=False)
+spec("dense", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4,), np.float32))],
+     lambda x, w, b=None: x @ w.T + (0 if b is None else b), names=("matmul",))
+spec("bias_add", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                              ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, b: x + b[:, None])
+for _name, _ref in [("hardtanh", lambda x: np.clip(x, -1, 1)),
+                    ("softsign", lambda x: x / (1 + np.abs(x))),
+                    ("selu", None), ("celu", lambda x: np.where(x > 0, x, np.expm1(x))),
+                    ("logsigmoid", lambda x: -np.logaddexp(0, -x)),
+                    ("hardsigmoid", lambda x: np.clip(x / 6 + 0.5, 0, 1)),
+                    ("softmin", lambda x: _softmax_ref(-x, -1) if x.ndim else None),
+                    ("softshrink", lambda x: x - np.clip(x, -0.5, 0.5)),
+                    ("hardshrink", lambda x: np.where(np.abs(x) > 0.5, x, 0).astype(x.dtype)),
+                    ("tanhshrink", lambda x: x - np.tanh(x))]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], _ref, int_ok=False,
+         names=("clamp", "softmax", "elu"))
+spec("glu", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
+     lambda x: x[:, :2] * sp.expit(x[:, 2:]), int_ok=False, names=("split",))
+spec("threshold", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("float", None, 0.1),
+                               ("float", None, 2.0)],
+     lambda x, t, v: np.where(x > t, x, v).astype(x.dtype), int_ok=False)
+
+for _name in ("rand", "randn"):
+    spec(_name, lambda rng: [("shape", None, (2, 3))], out="")
+spec("standard_normal", lambda rng: [("shape", None, (2, 3))], out="")
+spec("randint", lambda rng: [("int", None, 0), ("int", None, 5), ("shape", None, (2, 3))],
+     out="")
+for _name in ("rand_like", "randn_like"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
+spec("randint_like", lambda rng: [("tensor", None, rng.integers(0, 3, size=(2, 3))),
+                                  ("int", None, 0), ("int", None, 4)], out="")
+spec("uniform", lambda rng: [("shape", None, (2, 3)), ("tensor", None, np.zeros((), np.float32)),
+                             ("tensor", None, np.ones((), np.float32))], out="")
+spec("normal", lambda rng: [("shape", None, (2, 3)), ("tensor", None, np.zeros((), np.float32)),
+                            ("tensor", None, np.ones((), np.float32))], out="")
+spec("multinomial", lambda rng: [("tensor", None, rng.random((2, 3)).astype(np.float32) + 0.1),
+                                 ("int", None, 2)], out="")
+spec("randperm", lambda rng: [("int", None, 5)], out="")
+spec("shuffle", lambda rng: [("tensor", None, _arr(rng, (4, 2)))], out="", names=("gather",))
+
+spec("gather_elements", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 1),
+                                     ("index", None, rng.integers(0, 4, size=(3, 2)))],
+     lambda x, d, i: np.take_along_axis(x, i, d))
+spec("sort", _along, lambda x, a=-1: [np.sort(x, a, kind="stable"),
+                                     np.argsort(x, a, kind="stable")] if x.ndim else None,
+     out="")
+spec("argsort", _along, lambda x, a=-1: np.argsort(x, a, kind="stable") if x.ndim else None,
+     out="index")
+spec("topk", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("int", None, 2)],
+     lambda x, k: [-np.sort(-x, -1)[:, :k], None][:1] and None, out="")
+spec("unique", lambda rng: [("tensor", None, rng.integers(0, 4, size=(5,)))], out="")
+spec("searchsorted", lambda rng: [("tensor", None, np.sort(_arr(rng, (5,)))),
+                                  ("tensor", None, _arr(rng, (3,)))],
+     lambda s, v: np.searchsorted(s, v) if s.ndim == 1 and s.dtype == v.dtype else None,
+     out="index")
+for _name in ("cummax", "cummin"):
+    spec(_name, _along, out="")
+spec("logcumsumexp", _along,
+     lambda x, a: np.logaddexp.accumulate(x, a) if x.ndim else x, int_ok=False)
+
+spec("mm", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                        ("tensor", None, _arr(rng, (3, 4), np.float32))], np.matmul,
+     names=("matmul",))
+spec("tensor_dot", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                                ("tensor", None, _arr(rng, (3, 4, 5), np.float32)),
+                                ("int", None, 2)],
+     lambda a, b, n: np.tensordot(a, b, n), names=("matmul", "transpose", "reshape"))
+spec("inner", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4, 3), np.float32))], np.inner,
+     names=("tensor_dot", "matmul"))
+spec("addmm", lambda rng: [("tensor", None, _arr(rng, (2, 4), np.float32)),
+                           ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (3, 4), np.float32))],
+     lambda x, a, b: x + a @ b, names=("mm", "matmul"))
+spec("kron", lambda rng: [("tensor", None, _arr(rng, (2, 2))), ("tensor", None, _arr(rng, (2, 3)))],
+     np.kron)
+spec("trace", lambda rng: [("tensor", None, _arr(rng, (3, 4)))], np.trace)
+spec("slogdet", lambda rng: [("tensor", None, _square(rng))],
+     lambda x: list(np.linalg.slogdet(x)), out="", int_ok=False, names=("det",))
+spec("matrix_power", lambda rng: [("tensor", None, _square(rng)), ("int", None, 3)],
+     lambda x, n: np.linalg.matrix_power(x, n), names=("matmul", "inverse"), int_ok=False)
+spec("cdist", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4, 3), np.float32))],
+     lambda a, b: np.sqrt(((a[:, None] - b[None]) ** 2).sum(-1)), int_ok=False)
+
 # public names that take no user data to spoil
 NOT_FUZZED = {
     "depend": "returns its first argument, whatever it is",
