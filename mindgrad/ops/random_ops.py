@@ -227,8 +227,9 @@ def normal(shape: Any, mean: Any, stddev: Any, seed: Any = None) -> Tensor:
     size = _size_args((shape,), "normal")
     m, s = _bound(mean, "normal", "mean"), _bound(stddev, "normal", "stddev")
     out_shape = _broadcast("normal", ("shape", size), ("mean", m.shape), ("stddev", s.shape))
-    z = draw(shape=tuple(out_shape), kind="normal", dtype=np.dtype(np.float32),
-             seed=_seed(seed, "normal"))
+    # float32, or float64 when the mean or deviation is (so the sample keeps their precision)
+    dt = np.dtype(np.float64 if np.float64 in (m._data.dtype, s._data.dtype) else np.float32)
+    z = draw(shape=tuple(out_shape), kind="normal", dtype=dt, seed=_seed(seed, "normal"))
     return F.add(F.cast(m, z.dtype), F.mul(F.cast(s, z.dtype), z))
 
 
