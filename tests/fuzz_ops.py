@@ -761,6 +761,45 @@ spec("cdist", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
                            ("tensor", None, _arr(rng, (4, 3), np.float32))],
      lambda a, b: np.sqrt(((a[:, None] - b[None]) ** 2).sum(-1)), int_ok=False)
 
+spec("full_like", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float", None, 2.5)],
+     lambda x, v: np.full_like(x, v), names=("fill",))
+for _name, _ref in [("tril", np.tril), ("triu", np.triu)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (3, 4))),
+                             ("int", None, int(rng.integers(-2, 3)))], _ref)
+spec("diag", lambda rng: [("tensor", None, _arr(rng, (3,)))], np.diag)
+spec("narrow", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 1),
+                            ("int", None, 1), ("int", None, 2)],
+     lambda x, a, s, n: np.take(x, range(s, s + n), a), names=("getitem",))
+spec("masked_select", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                                   ("mask", None, rng.integers(2, size=(2, 3)).astype(bool))],
+     lambda x, m: x[m] if m.dtype == bool else None, names=("getitem", "broadcast_to"))
+spec("nonzero", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(np.float32))],
+     lambda x: np.argwhere(x) if x.ndim else None, out="index")
+spec("argwhere", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(bool))],
+     np.argwhere, out="index")
+spec("count_nonzero", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(
+    np.float32))], lambda x: np.count_nonzero(x), out="index", names=("reduce_sum",))
+spec("logaddexp", _pair(), _wide(np.logaddexp), int_ok=False)
+spec("xlogy", _pair(_pos), _wide(lambda a, b: np.where(a == 0, 0, a * np.log(b))), int_ok=False)
+spec("lerp", lambda rng: _pair()(rng) + [("float", None, 0.3)],
+     _wide(lambda a, b, w: a + w * (b - a)), int_ok=False)
+for _name, _ref in [("isposinf", np.isposinf), ("isneginf", np.isneginf)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], _ref, out="bool")
+spec("tensor_scatter_sub", lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
+                                        ("index", None, np.array([[0], [2]])),
+                                        ("tensor", None, _arr(rng, (2, 3), np.float32))],
+     names=("tensor_scatter_add", "neg"), out="")
+for _name in ("movedim", "moveaxis"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3, 4))),
+                             ("axis", None, int(rng.integers(-3, 3))),
+                             ("axis", None, int(rng.integers(-3, 3)))],
+         lambda x, s, d: np.moveaxis(x, s, d), names=("movedim", "transpose"))
+spec("chunk", lambda rng: [("tensor", None, _arr(rng, (5, 2))), ("int", None, 2)],
+     lambda x, n: np.array_split(x, n) if x.ndim and x.shape[0] == 5 else None, out="",
+     names=("getitem",))
+spec("unbind", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="",
+     names=("unstack",))
+
 # public names that take no user data to spoil
 NOT_FUZZED = {
     "depend": "returns its first argument, whatever it is",
