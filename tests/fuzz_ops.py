@@ -800,8 +800,104 @@ spec("chunk", lambda rng: [("tensor", None, _arr(rng, (5, 2))), ("int", None, 2)
 spec("unbind", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="",
      names=("unstack",))
 
+# math_functions
+_one = lambda rng: [("tensor", None, _arr(rng, _shape(rng)))]  # noqa: E731
+for _name, _ref in [("trunc", np.trunc), ("frac", lambda x: x - np.trunc(x)),
+                    ("sinc", np.sinc), ("sgn", np.sign), ("positive", lambda x: x),
+                    ("deg2rad", np.deg2rad), ("rad2deg", np.rad2deg),
+                    ("nan_to_num", lambda x: np.nan_to_num(x)),
+                    ("signbit", None)]:
+    spec(_name, _one, _ref, int_ok=_name in ("trunc", "sgn", "positive"),
+         out="bool" if _name == "signbit" else "float")
+spec("logit", lambda rng: [("tensor", None, _unit(rng, _shape(rng)) * 0.5 + 0.5)],
+     lambda p: np.log(p / (1 - p)), int_ok=False)
+for _name, _ref in [("hypot", np.hypot), ("copysign", np.copysign), ("fmax", np.fmax),
+                    ("fmin", np.fmin), ("logaddexp2", np.logaddexp2),
+                    ("heaviside", np.heaviside), ("arctan2", np.arctan2),
+                    ("true_divide", np.divide)]:
+    spec(_name, _pair(), _wide(_ref), int_ok=False, out="" if _name == "heaviside" else "float",
+         names=("atan2",) if _name == "arctan2" else ("div", "realdiv")
+         if _name == "true_divide" else ())
+spec("float_power", _pair(_pos), lambda a, b: np.float_power(a, b), out="", names=("pow",))
+for _name, _ref in [("addcmul", lambda a, b, c: a + b * c), ("addcdiv", lambda a, b, c: a + b / c)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _pos(rng, (3,), np.float32))], _ref,
+         names=("mul", "div", "add"))
+spec("mv", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                        ("tensor", None, _arr(rng, (3,), np.float32))], np.matmul,
+     names=("matmul",))
+spec("addmv", lambda rng: [("tensor", None, _arr(rng, (2,), np.float32)),
+                           ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, m, v: x + m @ v, names=("mv", "matmul", "add", "mul"))
+spec("ger", lambda rng: [("tensor", None, _arr(rng, (2,))), ("tensor", None, _arr(rng, (3,)))],
+     lambda a, b: np.outer(a, b).astype(np.result_type(a, b)), names=("outer",))
+spec("addr", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                          ("tensor", None, _arr(rng, (2,), np.float32)),
+                          ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, a, b: x + np.outer(a, b), names=("outer", "add", "mul"))
+spec("vecdot", _pair(), _wide(lambda a, b: (a * b).sum(-1)), int_ok=False, names=("mul",))
+spec("adjoint", lambda rng: [("tensor", None, _arr(rng, (2, 3)))],
+     lambda x: np.swapaxes(x, -1, -2) if x.ndim >= 2 else None,
+     names=("swapaxes", "transpose"))
+for _name, _ref in [("atleast_1d", np.atleast_1d), ("atleast_2d", np.atleast_2d),
+                    ("atleast_3d", np.atleast_3d)]:
+    spec(_name, _one, _ref, names=("reshape",))
+for _name, _ref in [("hstack", np.hstack), ("vstack", np.vstack), ("row_stack", np.vstack),
+                    ("dstack", np.dstack), ("column_stack", np.column_stack)]:
+    spec(_name, lambda rng: [("tensors", None, [_arr(rng, (2, 3), np.float32)
+                                                for _ in range(int(rng.integers(1, 3)))])],
+         lambda ts: _ref(ts) if all(t.ndim >= 1 for t in ts) else None,
+         names=("concat", "reshape"))
+spec("tensor_split", lambda rng: [("tensor", None, _arr(rng, (7, 2))), ("int", None, 3)],
+     lambda x, n: np.array_split(x, n) if x.ndim and n > 0 else None, out="", names=("getitem",))
+for _name, _ref, _shp in [("hsplit", np.hsplit, (2, 4)), ("vsplit", np.vsplit, (4, 2)),
+                          ("dsplit", np.dsplit, (2, 2, 4))]:
+    spec(_name, lambda rng, _s=_shp: [("tensor", None, _arr(rng, _s)), ("int", None, 2)],
+         lambda x, n, _f=_ref: _f(x, n) if x.ndim >= 2 else None, out="",
+         names=("tensor_split", "getitem"))
+spec("fliplr", lambda rng: [("tensor", None, _arr(rng, (2, 3)))], np.fliplr, names=("flip",))
+spec("flipud", lambda rng: [("tensor", None, _arr(rng, (2, 3)))], np.flipud, names=("flip",))
+spec("rot90", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("int", None, 1)],
+     lambda x, k: np.rot90(x, k), names=("flip", "swapaxes", "transpose"))
+spec("repeat_interleave", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("int", None, 2),
+                                       ("axis", None, 1)],
+     lambda x, r, a=None: np.repeat(x, r, a), names=("gather",))
+spec("nansum", _reduce("keepdims"), _nan_safe(np.nansum), names=("reduce_sum",))
+spec("nanmean", _reduce("keepdims"), _nan_safe(np.nanmean), int_ok=False,
+     names=("reduce_sum",))
+spec("std_mean", _with_ddof, out="", names=("std", "reduce_mean"))
+spec("var_mean", _with_ddof, out="", names=("var", "reduce_mean"))
+spec("diff", _along, lambda x, n=1: np.diff(x, n) if x.ndim else None, out="",
+     names=("getitem",))
+spec("trapz", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
+     lambda y: np.trapezoid(y) if hasattr(np, "trapezoid") else np.trapz(y), int_ok=False)
+spec("logdet", lambda rng: [("tensor", None, _square(rng))],
+     lambda x: np.log(np.linalg.det(x)), int_ok=False, names=("det",))
+spec("dist", _pair(), _wide(lambda a, b: np.linalg.norm((a - b).reshape(-1))), int_ok=False,
+     names=("norm", "sub"))
+spec("vector_norm", _one, lambda x: np.linalg.norm(x.reshape(-1)), int_ok=False,
+     names=("norm",))
+spec("logspace", lambda rng: [("float", None, 0.0), ("float", None, 2.0), ("int", None, 5)],
+     lambda a, b, n: np.logspace(a, b, n, dtype=np.float32), names=("linspace", "pow"))
+spec("meshgrid", lambda rng: [("tensor", None, _arr(rng, (2,))), ("tensor", None, _arr(rng, (3,)))],
+     lambda a, b: list(np.meshgrid(a, b)) if a.dtype == b.dtype else None, out="")
+spec("msort", _one, lambda x: np.sort(x, 0, kind="stable") if x.ndim else None,
+     names=("sort",))
+spec("take", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                          ("index", None, rng.integers(0, 6, size=(2, 2)))], np.take,
+     names=("gather",))
+spec("numel", _one, out="")
+spec("is_floating_point", _one, out="")
+spec("is_complex", _one, out="")
+spec("dropout", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float", None, 0.3),
+                             ("bool", None, False)], lambda x, p, t=True: x if not t else None,
+     int_ok=False)
+
 # public names that take no user data to spoil
 NOT_FUZZED = {
+    "is_tensor": "answers for any object",
     "depend": "returns its first argument, whatever it is",
     "promote_scalar": "an internal helper of the arithmetic operators",
     "GradOperation": "configures a transform; called with a function, as grad is fuzzed",

@@ -22,9 +22,9 @@ FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "catalogue.json")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
 CASES = {c.name: c for c in CC.CASES}
 
-# MindSpore's CPU build has no kernel for these; mindgrad computes them (checked below
-# against NumPy instead).
-NO_CPU_KERNEL = {"soft_margin_loss"}
+# Calls MindSpore 2.10's CPU build refuses (no kernel, or diff's n other than 1) that
+# mindgrad computes; checked below against NumPy instead.
+NO_CPU_KERNEL = {"soft_margin_loss", "fmax_fmin", "take", "diff_n2_axis0"}
 
 # Gradients where MindSpore 2.10 is wrong and mindgrad keeps the exact derivative (checked
 # numerically in test_derivatives): case -> {gradient index: why}
@@ -96,10 +96,18 @@ def test_against_mindspore(name: str) -> None:
         _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
 
 
-def test_soft_margin_loss_values() -> None:
+def test_refused_by_mindspore_cpu_against_numpy() -> None:
     x, y = CC.X23, np.sign(CC._r(20, (2, 3)))
     got = ops.soft_margin_loss(Tensor(x), Tensor(y)).asnumpy()
     np.testing.assert_allclose(got, np.mean(np.logaddexp(0, -x * y)), rtol=1e-6)
+    a = np.array([1.0, np.nan, 3.0, np.nan], np.float32)
+    b = np.array([2.0, 1.0, np.nan, np.nan], np.float32)
+    np.testing.assert_array_equal(ops.fmax(Tensor(a), Tensor(b)).asnumpy(), np.fmax(a, b))
+    np.testing.assert_array_equal(ops.fmin(Tensor(a), Tensor(b)).asnumpy(), np.fmin(a, b))
+    i = np.array([[0, 5], [2, 1]])
+    np.testing.assert_array_equal(ops.take(Tensor(x), Tensor(i)).asnumpy(), np.take(x, i))
+    z = CC._r(88, (4, 3))
+    np.testing.assert_allclose(ops.diff(Tensor(z), 2, 0).asnumpy(), np.diff(z, 2, 0), rtol=1e-6)
 
 
 # --- derivatives, numerically, in float64 ---------------------------------------------------
