@@ -315,4 +315,20 @@ CASES: list[Case] = [
          (0,)),
     Case("dropout_eval", lambda ms, ops, x: ops.dropout(x, 0.3, False), [X23], (0,)),
     Case("dropout_train_shape", lambda ms, ops, x: ops.dropout(x, 0.3), [X23], values=False),
+    # --- indexing_functions ------------------------------------------------------------------
+    Case("scatter", lambda ms, ops, x, s: ops.scatter(x, 1, ms.Tensor(np.array([[2, 0], [1, 0]])), s),
+         [X23, _r(93, (2, 2))], (0, 1)),
+    Case("scatter_axis0", lambda ms, ops, x, s: ops.scatter(x, 0, ms.Tensor(np.array([[1, 0, 1]])), s),
+         [X23, _r(94, (1, 3))], (0, 1)),
+    Case("tensor_scatter_elements_add", lambda ms, ops, x, u: ops.tensor_scatter_elements(
+        x, ms.Tensor(np.array([[2, 2]])), u, 1, "add"), [X23, _r(95, (1, 2))], (0, 1)),
+    Case("gather_d", lambda ms, ops, x: ops.gather_d(x, 1, ms.Tensor(np.array([[0, 2], [1, 1]]))),
+         [X23], (0,)),
+    Case("tril_indices", lambda ms, ops: ops.tril_indices(3, 4, 1), []),
+    Case("triu_indices_i32", lambda ms, ops: ops.triu_indices(4, 3, -1, dtype=ms.int32), []),
+    Case("range_int", lambda ms, ops: ops.range(ms.Tensor(1), ms.Tensor(9), ms.Tensor(3)), []),
+    Case("range_float", lambda ms, ops: ops.range(ms.Tensor(0.0), ms.Tensor(1.0),
+                                                  ms.Tensor(0.3)), []),
+    Case("bitwise", lambda ms, ops, a, b: ops.bitwise_xor(ops.bitwise_and(a, b), ops.bitwise_or(a, b)),
+         [np.array([12, 10, 7], np.int32), np.array([10, 3, 7], np.int32)]),
 ]

@@ -895,6 +895,37 @@ spec("dropout", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float",
                              ("bool", None, False)], lambda x, p, t=True: x if not t else None,
      int_ok=False)
 
+# indexing_functions
+def _scatter_ref(x, a, i, u):
+    out = x.copy()
+    np.put_along_axis(out, i, u, a)
+    return out
+
+
+spec("scatter", lambda rng: [("tensor", None, _arr(rng, (3, 4), np.float32)), ("axis", None, 1),
+                             ("index", None, np.array([[0, 2], [3, 1], [1, 0]])),
+                             ("tensor", None, _arr(rng, (3, 2), np.float32))],
+     _scatter_ref, names=("tensor_scatter_elements", "tensor_scatter_update"))
+spec("tensor_scatter_elements",
+     lambda rng: [("tensor", None, _arr(rng, (3, 4), np.float32)),
+                  ("index", None, np.array([[0, 2], [3, 1], [1, 0]])),
+                  ("tensor", None, _arr(rng, (3, 2), np.float32)), ("axis", None, 1)],
+     lambda x, i, u, a=0: _scatter_ref(x, a, i, u), names=("tensor_scatter_update",))
+spec("gather_d", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 1),
+                              ("index", None, rng.integers(0, 4, size=(3, 2)))],
+     lambda x, d, i: np.take_along_axis(x, i, d), names=("gather_elements",))
+spec("tril_indices", lambda rng: [("int", None, 3), ("int", None, 4), ("int", None, 1)],
+     lambda r, c, k=0: np.stack(np.tril_indices(r, k, c)), out="index")
+spec("triu_indices", lambda rng: [("int", None, 3), ("int", None, 4), ("int", None, 1)],
+     lambda r, c, k=0: np.stack(np.triu_indices(r, k, c)), out="index")
+spec("range", lambda rng: [("int", None, 1), ("int", None, 9), ("int", None, 3)],
+     lambda a, b, c: np.arange(a, b, c), out="")
+for _name, _ref in [("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
+                    ("bitwise_xor", np.bitwise_xor)]:
+    spec(_name, lambda rng: [("tensor", None, rng.integers(0, 16, size=(2, 3)).astype(np.int32)),
+                             ("tensor", None, rng.integers(0, 16, size=(3,)).astype(np.int32))],
+         _ref, out="")
+
 # public names that take no user data to spoil
 NOT_FUZZED = {
     "is_tensor": "answers for any object",

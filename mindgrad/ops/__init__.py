@@ -8,8 +8,9 @@ from .taylor import derivative, jet, laplacian, linearize  # noqa: F401
 from .multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from .primitive import prim_attr_register, constexpr  # noqa: F401
 from .hooks import HookBackward, InsertGradientOf  # noqa: F401
-from . import (array_functions, linalg_functions, math_functions, nn_functions,  # noqa: F401
-               random_ops, sorting)
+from . import (array_functions, indexing_functions, linalg_functions,  # noqa: F401
+               math_functions, nn_functions, random_ops, sorting)
+from .indexing_functions import *  # noqa: F401,F403
 from .math_functions import *  # noqa: F401,F403
 from .array_functions import *  # noqa: F401,F403
 from .linalg_functions import *  # noqa: F401,F403
@@ -25,4 +26,5 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   "vmap", "derivative", "jet", "laplacian", "linearize", *multitype.__all__,
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
-                  *array_functions.__all__, *math_functions.__all__})
+                  *array_functions.__all__, *math_functions.__all__,
+                  *indexing_functions.__all__})
