@@ -331,4 +331,9 @@ CASES: list[Case] = [
                                                   ms.Tensor(0.3)), []),
     Case("bitwise", lambda ms, ops, a, b: ops.bitwise_xor(ops.bitwise_and(a, b), ops.bitwise_or(a, b)),
          [np.array([12, 10, 7], np.int32), np.array([10, 3, 7], np.int32)]),
+    Case("method_expand", lambda ms, ops, x: x.expand(2, 2, 3), [X23], (0,)),
+    Case("method_reshape_as", lambda ms, ops, x, y: x.reshape_as(y), [X23, _r(96, (3, 2))], (0,)),
+    Case("method_forwarded", lambda ms, ops, x, y: x.hypot(y) + x.fmod(y) + x.logaddexp2(y)
+         + x.frac() + x.sinc(), [X23, _r(97, (2, 3), lo=0.5)], (0,)),
+    Case("method_split_diff", lambda ms, ops, x: x.split(2, 1)[0].diff(), [X23], (0,)),
 ]

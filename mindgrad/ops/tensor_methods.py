@@ -122,11 +122,60 @@ _METHODS: dict[str, Any] = {
 }
 
 
+# methods that are the function of the same name with the tensor as its first argument
+_FORWARDED = ("absolute", "addcdiv", "addcmul", "addmv", "addr", "adjoint", "amax", "amin",
+              "arctan2", "bitwise_and", "bitwise_or", "bitwise_xor", "cholesky", "copysign",
+              "deg2rad", "diff", "divide", "dot", "dsplit", "fliplr", "flipud", "float_power",
+              "fmax", "fmin", "fmod", "frac", "ger", "heaviside", "hsplit", "hypot", "isfinite",
+              "isinf", "isnan", "logaddexp2", "logdet", "logit", "matrix_determinant", "msort",
+              "multiply", "nan_to_num", "nanmean", "nansum", "negative", "positive", "rad2deg",
+              "repeat_interleave", "rot90", "scatter", "sgn", "signbit", "sinc", "split",
+              "subtract", "svd", "tensor_split", "true_divide", "trunc", "vsplit", "is_complex")
+
+
+def _forward(name: str) -> Any:
+    from importlib import import_module
+
+    fn = getattr(import_module(__package__), name)
+
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__doc__ = f"``ops.{name}(self, ...)``."
+    return method
+
+
+def _shape_of_other(op: str):
+    def method(self, other):
+        if not isinstance(other, Tensor):
+            raise TypeError(f"For '{op}', 'other' must be a Tensor, but got "
+                            f"{type(other).__name__}.")
+        return F.reshape(self, other.shape)
+    return method
+
+
+_METHODS.update({
+    "reshape_as": _shape_of_other("reshape_as"),
+    "view_as": _shape_of_other("view_as"),
+    "expand": lambda self, *size: F.broadcast_to(
+        self, size[0] if len(size) == 1 and not isinstance(size[0], int) else size),
+    # (MindSpore 2.10's CPU build refuses Tensor.repeat; here it is tile)
+    "repeat": lambda self, *reps: F.tile(
+        self, reps[0] if len(reps) == 1 and not isinstance(reps[0], int) else reps),
+    "is_signed": lambda self: self._data.dtype.kind in "if",
+})
+
+
 def install() -> list:
     """Add the methods Tensor does not have yet; return their names."""
     added = []
     for name, fn in _METHODS.items():
         if not hasattr(Tensor, name):
+            fn.__name__ = fn.__qualname__ = name
+            setattr(Tensor, name, fn)
+            added.append(name)
+    for name in _FORWARDED:
+        if not hasattr(Tensor, name):
+            fn = _forward(name)
             fn.__name__ = fn.__qualname__ = name
             setattr(Tensor, name, fn)
             added.append(name)
