@@ -238,3 +238,24 @@ def test_squeeze_and_view_edge_cases() -> None:
     assert Tensor(np.zeros((2, 4), np.int8)).view(ms.int32).shape == (2, 1)
     with pytest.raises(TypeError, match="from_numpy"):
         Tensor.from_numpy([1, 2])
+
+
+def test_taylor_mode_through_compositions() -> None:
+    """Third derivatives along the all-ones direction (``ops.derivative``, Taylor mode)
+    against nested forward-mode derivatives: the compositions need no rules of their own."""
+    x = Tensor(_f64(50, 2, 4))
+
+    def nested_jvp(f, order):
+        g = f
+        for _ in range(order):
+            g = (lambda h: lambda y: ops.jvp(h, (y,), (ops.ones_like(y),))[1])(g)
+        return g
+
+    for f in (lambda r: ops.logsigmoid(r) * ops.sort(r, 1)[0],
+              lambda r: ops.logcumsumexp(r, 1),
+              lambda r: ops.selu(ops.topk(r, 3)[0]),
+              lambda r: ops.cdist(r, r * 0.5 + 1.0),
+              lambda r: ops.hypot(r, ops.cummax(r, 1)[0] + 2.0)):
+        _, d3 = ops.derivative(f, x, 3)
+        np.testing.assert_allclose(d3.asnumpy(), nested_jvp(f, 3)(x).asnumpy(), rtol=1e-8,
+                                   atol=1e-10)
