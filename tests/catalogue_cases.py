@@ -336,4 +336,9 @@ CASES: list[Case] = [
     Case("method_forwarded", lambda ms, ops, x, y: x.hypot(y) + x.fmod(y) + x.logaddexp2(y)
          + x.frac() + x.sinc(), [X23, _r(97, (2, 3), lo=0.5)], (0,)),
     Case("method_split_diff", lambda ms, ops, x: x.split(2, 1)[0].diff(), [X23], (0,)),
+    Case("diagonal", lambda ms, ops, x: ops.diagonal(x, 1, 1, 2), [X234], (0,)),
+    Case("diagonal_default", lambda ms, ops, x: ops.diagonal(x), [X234], (0,)),
+    Case("cross", lambda ms, ops, a, b: ops.cross(a, b), [_r(98, (3, 2)), _r(99, (3, 2))],
+         (0, 1)),
+    Case("roll", lambda ms, ops, x: ops.roll(x, (1, -2), (0, 2)), [X234], (0,)),
 ]

@@ -926,6 +926,17 @@ for _name, _ref in [("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_o
                              ("tensor", None, rng.integers(0, 16, size=(3,)).astype(np.int32))],
          _ref, out="")
 
+spec("diagonal", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4))), ("int", None, 1),
+                              ("axis", None, 1), ("axis", None, 2)],
+     lambda x, o=0, a=0, b=1: np.diagonal(x, o, a, b), names=("getitem", "transpose"))
+spec("roll", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("int", None, 2),
+                          ("axis", None, 1)],
+     lambda x, s, d=None: np.roll(x, s, d), names=("concat", "getitem"))
+spec("cross", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float32)),
+                           ("tensor", None, _arr(rng, (3, 2), np.float32))],
+     lambda a, b: np.cross(a, b, axis=0) if a.shape == b.shape == (3, 2) else None,
+     names=("getitem", "concat"))
+
 # public names that take no user data to spoil
 NOT_FUZZED = {
     "is_tensor": "answers for any object",

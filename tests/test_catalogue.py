@@ -24,7 +24,7 @@ CASES = {c.name: c for c in CC.CASES}
 
 # Calls MindSpore 2.10's CPU build refuses (no kernel, or diff's n other than 1) that
 # mindgrad computes; checked below against NumPy instead.
-NO_CPU_KERNEL = {"soft_margin_loss", "fmax_fmin", "take", "diff_n2_axis0"}
+NO_CPU_KERNEL = {"soft_margin_loss", "fmax_fmin", "take", "diff_n2_axis0", "roll"}
 
 # Gradients where MindSpore 2.10 is wrong and mindgrad keeps the exact derivative (checked
 # numerically in test_derivatives): case -> {gradient index: why}
@@ -108,6 +108,10 @@ def test_refused_by_mindspore_cpu_against_numpy() -> None:
     np.testing.assert_array_equal(ops.take(Tensor(x), Tensor(i)).asnumpy(), np.take(x, i))
     z = CC._r(88, (4, 3))
     np.testing.assert_allclose(ops.diff(Tensor(z), 2, 0).asnumpy(), np.diff(z, 2, 0), rtol=1e-6)
+    w = CC.X234
+    np.testing.assert_array_equal(ops.roll(Tensor(w), (1, -2), (0, 2)).asnumpy(),
+                                  np.roll(w, (1, -2), (0, 2)))
+    np.testing.assert_array_equal(ops.roll(Tensor(w), 5).asnumpy(), np.roll(w, 5))
 
 
 # --- derivatives, numerically, in float64 ---------------------------------------------------

@@ -247,6 +247,81 @@ def unbind(input: Any, dim: int = 0) -> tuple:
     return F.unstack(input, dim)
 
 
+@_composite
+def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The ``offset``-th diagonal of the planes of ``dim1`` and ``dim2``, as the last axis
+    of the result (the other axes first, in order)."""
+    x = F._tensor(input, "diagonal", "input")
+    if x.ndim < 2:
+        raise ValueError(f"For 'diagonal', 'input' must have rank >= 2, but got shape "
+                         f"{list(x.shape)}.")
+    if not F._is_int(offset):
+        raise TypeError(f"For 'diagonal', 'offset' must be an int, but got "
+                        f"{type(offset).__name__}.")
+    a, b = F._axis(dim1, x.ndim, "diagonal", "dim1"), F._axis(dim2, x.ndim, "diagonal", "dim2")
+    if a == b:
+        raise ValueError(f"For 'diagonal', 'dim1' and 'dim2' must differ, but got {dim1} and "
+                         f"{dim2}.")
+    rest = tuple(i for i in range(x.ndim) if i not in (a, b))
+    t = F.transpose(x, rest + (a, b))
+    n, m = x.shape[a], x.shape[b]
+    rows = np.arange(n)
+    cols = rows + int(offset)
+    keep = (cols >= 0) & (cols < m)
+    r = Tensor(rows[keep].astype(np.int64))
+    c = Tensor(cols[keep].astype(np.int64))
+    return F.getitem(t, (Ellipsis, r, c))
+
+
+@_composite
+def roll(input: Any, shifts: Any, dims: Any = None) -> Tensor:
+    """``input`` shifted by ``shifts`` along ``dims`` (of the flattened input for None),
+    the elements that leave at one end coming back at the other."""
+    x = F._tensor(input, "roll", "input")
+    flat = dims is None
+    if flat:
+        shape, x, dims = x.shape, F.reshape(x, (-1,)), 0
+    sh = (shifts,) if F._is_int(shifts) else shifts
+    ds = (dims,) if F._is_int(dims) else dims
+    if not isinstance(sh, (tuple, list)) or not isinstance(ds, (tuple, list)) or \
+            len(sh) != len(ds) or not all(F._is_int(v) for v in sh):
+        raise ValueError(f"For 'roll', 'shifts' and 'dims' must be ints or equally long tuples "
+                         f"of ints, but got {shifts!r} and {dims!r}.")
+    for k, d in zip(sh, ds):
+        a = F._axis(d, x.ndim, "roll", "dims")
+        n = x.shape[a] if x.ndim else 1
+        if n and k % n:
+            k %= n
+            pre = (slice(None),) * a
+            x = F.concat([F.getitem(x, pre + (slice(n - k, n),)),
+                          F.getitem(x, pre + (slice(0, n - k),))], a)
+    return F.reshape(x, shape) if flat else x
+
+
+@_composite
+def cross(input: Any, other: Any, dim: Any = None) -> Tensor:
+    """The cross product of 3-vectors along ``dim`` (the first axis of size 3 when None)."""
+    a, b = F._tensor(input, "cross", "input"), F._tensor(other, "cross", "other")
+    shape = F._broadcast_shapes("cross", ("input", a), ("other", b))
+    if dim is None:
+        dim = next((i for i, d in enumerate(shape) if d == 3), None)
+        if dim is None:
+            raise ValueError(f"For 'cross', no axis of size 3 in shape {list(shape)}.")
+    d = F._axis(dim, len(shape), "cross", "dim")
+    if shape[d] != 3:
+        raise ValueError(f"For 'cross', axis {d} must have size 3, but got shape "
+                         f"{list(shape)}.")
+    a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
+
+    def part(t, i):
+        return F.getitem(t, (slice(None),) * d + (slice(i, i + 1),))
+
+    a0, a1, a2 = (part(a, i) for i in range(3))
+    b0, b1, b2 = (part(b, i) for i in range(3))
+    return F.concat([F.sub(F.mul(a1, b2), F.mul(a2, b1)), F.sub(F.mul(a2, b0), F.mul(a0, b2)),
+                     F.sub(F.mul(a0, b1), F.mul(a1, b0))], d)
+
+
 __all__ = ["full_like", "tril", "triu", "diag", "narrow", "masked_select", "nonzero",
            "argwhere", "count_nonzero", "logaddexp", "lerp", "xlogy", "isposinf", "isneginf",
-           "tensor_scatter_sub", "movedim", "moveaxis", "chunk", "unbind"]
+           "tensor_scatter_sub", "movedim", "moveaxis", "chunk", "unbind", "diagonal", "roll", "cross"]

@@ -130,7 +130,8 @@ _FORWARDED = ("absolute", "addcdiv", "addcmul", "addmv", "addr", "adjoint", "ama
               "isinf", "isnan", "logaddexp2", "logdet", "logit", "matrix_determinant", "msort",
               "multiply", "nan_to_num", "nanmean", "nansum", "negative", "positive", "rad2deg",
               "repeat_interleave", "rot90", "scatter", "sgn", "signbit", "sinc", "split",
-              "subtract", "svd", "tensor_split", "true_divide", "trunc", "vsplit", "is_complex")
+              "subtract", "svd", "tensor_split", "true_divide", "trunc", "vsplit", "is_complex",
+              "diagonal", "roll", "cross")
 
 
 def _forward(name: str) -> Any:
