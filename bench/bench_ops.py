@@ -22,7 +22,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opbench import run_case  # noqa: E402
 
-FAMILIES = ("cases_elementwise", "cases_reduce", "cases_shape", "cases_extended")
+FAMILIES = ("cases_elementwise", "cases_reduce", "cases_shape", "cases_extended",
+            "cases_catalogue")
 
 
 def all_cases() -> list:

@@ -636,6 +636,332 @@ _method("softmax", "softmax")
 _method("norm", "norm")
 
 
+# --- the catalogue's families (random_ops, nn_functions, sorting, linalg_functions) ----------
+def _wide(f):
+    """A reference computed in float64 (mixed float32 and float64 operands are widened)."""
+    if f is None:
+        return None
+    return lambda *a: f(*(v.astype(np.float64) if isinstance(v, np.ndarray) and v.dtype.kind == "f"
+                          else v for v in a))
+
+
+def _logits_pair(rng):
+    s = _shape(rng, 1)
+    return [("tensor", None, _arr(rng, s, np.float32)),
+            ("tensor", None, rng.random(s).astype(np.float32))]
+
+
+def _bce_logits_ref(x, y):
+    return np.mean(y * np.logaddexp(0, -x) + (1 - y) * np.logaddexp(0, x))
+
+
+spec("binary_cross_entropy_with_logits", _logits_pair, _wide(_bce_logits_ref), int_ok=False)
+spec("binary_cross_entropy", lambda rng: [("tensor", None, _unit(rng, (3,), np.float32) * 0.4
+                                           + 0.5),
+                                          ("tensor", None, rng.random(3).astype(np.float32))],
+     _wide(lambda p, y: np.mean(-(y * np.log(p) + (1 - y) * np.log(1 - p)))), int_ok=False)
+for _name, _ref in [("mse_loss", lambda a, b: np.mean((a - b) ** 2)),
+                    ("l1_loss", lambda a, b: np.mean(np.abs(a - b))),
+                    ("smooth_l1_loss", lambda a, b: np.where(np.abs(a - b) < 1,
+                                                             0.5 * (a - b) ** 2,
+                                                             np.abs(a - b) - 0.5)),
+                    ("huber_loss", lambda a, b: np.mean(np.where(np.abs(a - b) < 1,
+                                                                 0.5 * (a - b) ** 2,
+                                                                 np.abs(a - b) - 0.5))),
+                    ("soft_margin_loss", lambda a, b: np.mean(np.logaddexp(0, -a * b))),
+                    ("kl_div", None)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _pos(rng, (2, 3), np.float32))], _wide(_ref),
+         int_ok=False)
+spec("margin_ranking_loss", lambda rng: [("tensor", None, _arr(rng, (3,), np.float32)),
+                                         ("tensor", None, _arr(rng, (3,), np.float32)),
+                                         ("tensor", None, np.sign(_arr(rng, (3,), np.float32)))],
+     _wide(lambda a, b, y: np.mean(np.maximum(0, -y * (a - b)))), int_ok=False)
+
+
+def _class_case(rng):
+    return [("tensor", None, _arr(rng, (4, 3), np.float32)),
+            ("index", None, rng.integers(0, 3, size=4))]
+
+
+def _nll_ref(x, t):
+    return -np.mean(x[np.arange(len(t)), t])
+
+
+spec("nll_loss", _class_case, _nll_ref, int_ok=False)
+spec("cross_entropy", _class_case, lambda x, t: _nll_ref(np.log(_softmax_ref(x, 1)), t),
+     int_ok=False)
+def _cosine(a, b):
+    return (a * b).sum(1) / np.maximum(np.linalg.norm(a, axis=1) * np.linalg.norm(b, axis=1),
+                                       1e-8)
+
+
+spec("cosine_similarity", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                       ("tensor", None, _arr(rng, (2, 3), np.float32))],
+     lambda a, b: _cosine(a.astype(np.float64), b.astype(np.float64)), int_ok=False)
+spec("dense", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4,), np.float32))],
+     lambda x, w, b=None: x @ w.T + (0 if b is None else b), names=("matmul",))
+spec("bias_add", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                              ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, b: x + b[:, None])
+for _name, _ref in [("hardtanh", lambda x: np.clip(x, -1, 1)),
+                    ("softsign", lambda x: x / (1 + np.abs(x))),
+                    ("selu", None), ("celu", lambda x: np.where(x > 0, x, np.expm1(x))),
+                    ("logsigmoid", lambda x: -np.logaddexp(0, -x)),
+                    ("hardsigmoid", lambda x: np.clip(x / 6 + 0.5, 0, 1)),
+                    ("softmin", lambda x: _softmax_ref(-x, -1) if x.ndim else None),
+                    ("softshrink", lambda x: x - np.clip(x, -0.5, 0.5)),
+                    ("hardshrink", lambda x: np.where(np.abs(x) > 0.5, x, 0).astype(x.dtype)),
+                    ("tanhshrink", lambda x: x - np.tanh(x))]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], _ref, int_ok=False,
+         names=("clamp", "softmax", "elu"))
+spec("glu", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
+     lambda x: x[:, :2] * sp.expit(x[:, 2:]), int_ok=False, names=("split",))
+spec("threshold", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("float", None, 0.1),
+                               ("float", None, 2.0)],
+     lambda x, t, v: np.where(x > t, x, v).astype(x.dtype), int_ok=False)
+
+for _name in ("rand", "randn"):
+    spec(_name, lambda rng: [("shape", None, (2, 3))], out="")
+spec("standard_normal", lambda rng: [("shape", None, (2, 3))], out="")
+spec("randint", lambda rng: [("int", None, 0), ("int", None, 5), ("shape", None, (2, 3))],
+     out="")
+for _name in ("rand_like", "randn_like"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
+spec("randint_like", lambda rng: [("tensor", None, rng.integers(0, 3, size=(2, 3))),
+                                  ("int", None, 0), ("int", None, 4)], out="")
+spec("uniform", lambda rng: [("shape", None, (2, 3)), ("tensor", None, np.zeros((), np.float32)),
+                             ("tensor", None, np.ones((), np.float32))], out="")
+spec("normal", lambda rng: [("shape", None, (2, 3)), ("tensor", None, np.zeros((), np.float32)),
+                            ("tensor", None, np.ones((), np.float32))], out="")
+spec("multinomial", lambda rng: [("tensor", None, rng.random((2, 3)).astype(np.float32) + 0.1),
+                                 ("int", None, 2)], out="")
+spec("randperm", lambda rng: [("int", None, 5)], out="")
+spec("shuffle", lambda rng: [("tensor", None, _arr(rng, (4, 2)))], out="", names=("gather",))
+
+spec("gather_elements", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 1),
+                                     ("index", None, rng.integers(0, 4, size=(3, 2)))],
+     lambda x, d, i: np.take_along_axis(x, i, d))
+spec("sort", _along, lambda x, a=-1: [np.sort(x, a, kind="stable"),
+                                     np.argsort(x, a, kind="stable")] if x.ndim else None,
+     out="")
+spec("argsort", _along, lambda x, a=-1: np.argsort(x, a, kind="stable") if x.ndim else None,
+     out="index")
+spec("topk", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("int", None, 2)],
+     lambda x, k: [-np.sort(-x, -1)[:, :k], None][:1] and None, out="")
+spec("unique", lambda rng: [("tensor", None, rng.integers(0, 4, size=(5,)))], out="")
+spec("searchsorted", lambda rng: [("tensor", None, np.sort(_arr(rng, (5,)))),
+                                  ("tensor", None, _arr(rng, (3,)))],
+     lambda s, v: np.searchsorted(s, v) if s.ndim == 1 and s.dtype == v.dtype else None,
+     out="index")
+for _name in ("cummax", "cummin"):
+    spec(_name, _along, out="")
+spec("logcumsumexp", _along,
+     lambda x, a: np.logaddexp.accumulate(x, a) if x.ndim else x, int_ok=False)
+
+spec("mm", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                        ("tensor", None, _arr(rng, (3, 4), np.float32))], np.matmul,
+     names=("matmul",))
+spec("tensor_dot", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                                ("tensor", None, _arr(rng, (3, 4, 5), np.float32)),
+                                ("int", None, 2)],
+     lambda a, b, n: np.tensordot(a, b, n), names=("matmul", "transpose", "reshape"))
+spec("inner", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4, 3), np.float32))], np.inner,
+     names=("tensor_dot", "matmul"))
+spec("addmm", lambda rng: [("tensor", None, _arr(rng, (2, 4), np.float32)),
+                           ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (3, 4), np.float32))],
+     lambda x, a, b: x + a @ b, names=("mm", "matmul"))
+spec("kron", lambda rng: [("tensor", None, _arr(rng, (2, 2))), ("tensor", None, _arr(rng, (2, 3)))],
+     np.kron)
+spec("trace", lambda rng: [("tensor", None, _arr(rng, (3, 4)))], np.trace)
+spec("slogdet", lambda rng: [("tensor", None, _square(rng))],
+     lambda x: list(np.linalg.slogdet(x)), out="", int_ok=False, names=("det",))
+spec("matrix_power", lambda rng: [("tensor", None, _square(rng)), ("int", None, 3)],
+     lambda x, n: np.linalg.matrix_power(x, n), names=("matmul", "inverse"), int_ok=False)
+spec("cdist", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (4, 3), np.float32))],
+     lambda a, b: np.sqrt(((a[:, None] - b[None]) ** 2).sum(-1)), int_ok=False)
+
+spec("full_like", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float", None, 2.5)],
+     lambda x, v: np.full_like(x, v), names=("fill",))
+for _name, _ref in [("tril", np.tril), ("triu", np.triu)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (3, 4))),
+                             ("int", None, int(rng.integers(-2, 3)))], _ref)
+spec("diag", lambda rng: [("tensor", None, _arr(rng, (3,)))], np.diag)
+spec("narrow", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 1),
+                            ("int", None, 1), ("int", None, 2)],
+     lambda x, a, s, n: np.take(x, range(s, s + n), a), names=("getitem",))
+spec("masked_select", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                                   ("mask", None, rng.integers(2, size=(2, 3)).astype(bool))],
+     lambda x, m: x[m] if m.dtype == bool else None, names=("getitem", "broadcast_to"))
+spec("nonzero", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(np.float32))],
+     lambda x: np.argwhere(x) if x.ndim else None, out="index")
+spec("argwhere", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(bool))],
+     np.argwhere, out="index")
+spec("count_nonzero", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(
+    np.float32))], lambda x: np.count_nonzero(x), out="index", names=("reduce_sum",))
+spec("logaddexp", _pair(), _wide(np.logaddexp), int_ok=False)
+spec("xlogy", _pair(_pos), _wide(lambda a, b: np.where(a == 0, 0, a * np.log(b))), int_ok=False)
+spec("lerp", lambda rng: _pair()(rng) + [("float", None, 0.3)],
+     _wide(lambda a, b, w: a + w * (b - a)), int_ok=False)
+for _name, _ref in [("isposinf", np.isposinf), ("isneginf", np.isneginf)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], _ref, out="bool")
+spec("tensor_scatter_sub", lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
+                                        ("index", None, np.array([[0], [2]])),
+                                        ("tensor", None, _arr(rng, (2, 3), np.float32))],
+     names=("tensor_scatter_add", "neg"), out="")
+for _name in ("movedim", "moveaxis"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3, 4))),
+                             ("axis", None, int(rng.integers(-3, 3))),
+                             ("axis", None, int(rng.integers(-3, 3)))],
+         lambda x, s, d: np.moveaxis(x, s, d), names=("movedim", "transpose"))
+spec("chunk", lambda rng: [("tensor", None, _arr(rng, (5, 2))), ("int", None, 2)],
+     lambda x, n: np.array_split(x, n) if x.ndim and x.shape[0] == 5 else None, out="",
+     names=("getitem",))
+spec("unbind", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="",
+     names=("unstack",))
+
+# math_functions
+_one = lambda rng: [("tensor", None, _arr(rng, _shape(rng)))]  # noqa: E731
+for _name, _ref in [("trunc", np.trunc), ("frac", lambda x: x - np.trunc(x)),
+                    ("sinc", np.sinc), ("sgn", np.sign), ("positive", lambda x: x),
+                    ("deg2rad", np.deg2rad), ("rad2deg", np.rad2deg),
+                    ("nan_to_num", lambda x: np.nan_to_num(x)),
+                    ("signbit", None)]:
+    spec(_name, _one, _ref, int_ok=_name in ("trunc", "sgn", "positive"),
+         out="bool" if _name == "signbit" else "float")
+spec("logit", lambda rng: [("tensor", None, _unit(rng, _shape(rng)) * 0.5 + 0.5)],
+     lambda p: np.log(p / (1 - p)), int_ok=False)
+for _name, _ref in [("hypot", np.hypot), ("copysign", np.copysign), ("fmax", np.fmax),
+                    ("fmin", np.fmin), ("logaddexp2", np.logaddexp2),
+                    ("heaviside", np.heaviside), ("arctan2", np.arctan2),
+                    ("true_divide", np.divide)]:
+    spec(_name, _pair(), _wide(_ref), int_ok=False, out="" if _name == "heaviside" else "float",
+         names=("atan2",) if _name == "arctan2" else ("div", "realdiv")
+         if _name == "true_divide" else ())
+spec("float_power", _pair(_pos), lambda a, b: np.float_power(a, b), out="", names=("pow",))
+for _name, _ref in [("addcmul", lambda a, b, c: a + b * c), ("addcdiv", lambda a, b, c: a + b / c)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                             ("tensor", None, _pos(rng, (3,), np.float32))], _ref,
+         names=("mul", "div", "add"))
+spec("mv", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                        ("tensor", None, _arr(rng, (3,), np.float32))], np.matmul,
+     names=("matmul",))
+spec("addmv", lambda rng: [("tensor", None, _arr(rng, (2,), np.float32)),
+                           ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                           ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, m, v: x + m @ v, names=("mv", "matmul", "add", "mul"))
+spec("ger", lambda rng: [("tensor", None, _arr(rng, (2,))), ("tensor", None, _arr(rng, (3,)))],
+     lambda a, b: np.outer(a, b).astype(np.result_type(a, b)), names=("outer",))
+spec("addr", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                          ("tensor", None, _arr(rng, (2,), np.float32)),
+                          ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, a, b: x + np.outer(a, b), names=("outer", "add", "mul"))
+spec("vecdot", _pair(), _wide(lambda a, b: (a * b).sum(-1)), int_ok=False, names=("mul",))
+spec("adjoint", lambda rng: [("tensor", None, _arr(rng, (2, 3)))],
+     lambda x: np.swapaxes(x, -1, -2) if x.ndim >= 2 else None,
+     names=("swapaxes", "transpose"))
+for _name, _ref in [("atleast_1d", np.atleast_1d), ("atleast_2d", np.atleast_2d),
+                    ("atleast_3d", np.atleast_3d)]:
+    spec(_name, _one, _ref, names=("reshape",))
+for _name, _ref in [("hstack", np.hstack), ("vstack", np.vstack), ("row_stack", np.vstack),
+                    ("dstack", np.dstack), ("column_stack", np.column_stack)]:
+    spec(_name, lambda rng: [("tensors", None, [_arr(rng, (2, 3), np.float32)
+                                                for _ in range(int(rng.integers(1, 3)))])],
+         lambda ts: _ref(ts) if all(t.ndim >= 1 for t in ts) else None,
+         names=("concat", "reshape"))
+spec("tensor_split", lambda rng: [("tensor", None, _arr(rng, (7, 2))), ("int", None, 3)],
+     lambda x, n: np.array_split(x, n) if x.ndim and n > 0 else None, out="", names=("getitem",))
+for _name, _ref, _shp in [("hsplit", np.hsplit, (2, 4)), ("vsplit", np.vsplit, (4, 2)),
+                          ("dsplit", np.dsplit, (2, 2, 4))]:
+    spec(_name, lambda rng, _s=_shp: [("tensor", None, _arr(rng, _s)), ("int", None, 2)],
+         lambda x, n, _f=_ref: _f(x, n) if x.ndim >= 2 else None, out="",
+         names=("tensor_split", "getitem"))
+spec("fliplr", lambda rng: [("tensor", None, _arr(rng, (2, 3)))], np.fliplr, names=("flip",))
+spec("flipud", lambda rng: [("tensor", None, _arr(rng, (2, 3)))], np.flipud, names=("flip",))
+spec("rot90", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("int", None, 1)],
+     lambda x, k: np.rot90(x, k), names=("flip", "swapaxes", "transpose"))
+spec("repeat_interleave", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("int", None, 2),
+                                       ("axis", None, 1)],
+     lambda x, r, a=None: np.repeat(x, r, a), names=("gather",))
+spec("nansum", _reduce("keepdims"), _nan_safe(np.nansum), names=("reduce_sum",))
+spec("nanmean", _reduce("keepdims"), _nan_safe(np.nanmean), int_ok=False,
+     names=("reduce_sum",))
+spec("std_mean", _with_ddof, out="", names=("std", "reduce_mean"))
+spec("var_mean", _with_ddof, out="", names=("var", "reduce_mean"))
+spec("diff", _along, lambda x, n=1: np.diff(x, n) if x.ndim else None, out="",
+     names=("getitem",))
+spec("trapz", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
+     lambda y: np.trapezoid(y) if hasattr(np, "trapezoid") else np.trapz(y), int_ok=False)
+spec("logdet", lambda rng: [("tensor", None, _square(rng))],
+     lambda x: np.log(np.linalg.det(x)), int_ok=False, names=("det",))
+spec("dist", _pair(), _wide(lambda a, b: np.linalg.norm((a - b).reshape(-1))), int_ok=False,
+     names=("norm", "sub"))
+spec("vector_norm", _one, lambda x: np.linalg.norm(x.reshape(-1)), int_ok=False,
+     names=("norm",))
+spec("logspace", lambda rng: [("float", None, 0.0), ("float", None, 2.0), ("int", None, 5)],
+     lambda a, b, n: np.logspace(a, b, n, dtype=np.float32), names=("linspace", "pow"))
+spec("meshgrid", lambda rng: [("tensor", None, _arr(rng, (2,))), ("tensor", None, _arr(rng, (3,)))],
+     lambda a, b: list(np.meshgrid(a, b)) if a.dtype == b.dtype else None, out="")
+spec("msort", _one, lambda x: np.sort(x, 0, kind="stable") if x.ndim else None,
+     names=("sort",))
+spec("take", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
+                          ("index", None, rng.integers(0, 6, size=(2, 2)))], np.take,
+     names=("gather",))
+spec("numel", _one, out="")
+spec("is_floating_point", _one, out="")
+spec("is_complex", _one, out="")
+spec("dropout", lambda rng: [("tensor", None, _arr(rng, _shape(rng))), ("float", None, 0.3),
+                             ("bool", None, False)], lambda x, p, t=True: x if not t else None,
+     int_ok=False)
+
+# indexing_functions
+def _scatter_ref(x, a, i, u):
+    out = x.copy()
+    np.put_along_axis(out, i, u, a)
+    return out
+
+
+spec("scatter", lambda rng: [("tensor", None, _arr(rng, (3, 4), np.float32)), ("axis", None, 1),
+                             ("index", None, np.array([[0, 2], [3, 1], [1, 0]])),
+                             ("tensor", None, _arr(rng, (3, 2), np.float32))],
+     _scatter_ref, names=("tensor_scatter_elements", "tensor_scatter_update"))
+spec("tensor_scatter_elements",
+     lambda rng: [("tensor", None, _arr(rng, (3, 4), np.float32)),
+                  ("index", None, np.array([[0, 2], [3, 1], [1, 0]])),
+                  ("tensor", None, _arr(rng, (3, 2), np.float32)), ("axis", None, 1)],
+     lambda x, i, u, a=0: _scatter_ref(x, a, i, u), names=("tensor_scatter_update",))
+spec("gather_d", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 1),
+                              ("index", None, rng.integers(0, 4, size=(3, 2)))],
+     lambda x, d, i: np.take_along_axis(x, i, d), names=("gather_elements",))
+spec("tril_indices", lambda rng: [("int", None, 3), ("int", None, 4), ("int", None, 1)],
+     lambda r, c, k=0: np.stack(np.tril_indices(r, k, c)), out="index")
+spec("triu_indices", lambda rng: [("int", None, 3), ("int", None, 4), ("int", None, 1)],
+     lambda r, c, k=0: np.stack(np.triu_indices(r, k, c)), out="index")
+spec("range", lambda rng: [("int", None, 1), ("int", None, 9), ("int", None, 3)],
+     lambda a, b, c: np.arange(a, b, c), out="")
+for _name, _ref in [("bitwise_and", np.bitwise_and), ("bitwise_or", np.bitwise_or),
+                    ("bitwise_xor", np.bitwise_xor)]:
+    spec(_name, lambda rng: [("tensor", None, rng.integers(0, 16, size=(2, 3)).astype(np.int32)),
+                             ("tensor", None, rng.integers(0, 16, size=(3,)).astype(np.int32))],
+         _ref, out="")
+
+spec("diagonal", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4))), ("int", None, 1),
+                              ("axis", None, 1), ("axis", None, 2)],
+     lambda x, o=0, a=0, b=1: np.diagonal(x, o, a, b), names=("getitem", "transpose"))
+spec("roll", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("int", None, 2),
+                          ("axis", None, 1)],
+     lambda x, s, d=None: np.roll(x, s, d), names=("concat", "getitem"))
+spec("cross", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float32)),
+                           ("tensor", None, _arr(rng, (3, 2), np.float32))],
+     lambda a, b: np.cross(a, b, axis=0) if a.shape == b.shape == (3, 2) else None,
+     names=("getitem", "concat"))
+
 _cls2("HookBackward", lambda rng: [("fn", None, lambda g: g), ("tensor", None, _arr(rng, (3,)))],
       1, lambda h, x: x, out="float")
 _cls2("InsertGradientOf", lambda rng: [("fn", None, lambda g: g),
@@ -654,6 +980,7 @@ NOT_FUZZED = {
     "constexpr": "a decorator of user functions",
     "prim_attr_register": "a decorator of user primitives' __init__",
     "MultitypeFuncGraph": "a registry of user functions chosen by argument types",
+    "is_tensor": "answers for any object",
     "depend": "returns its first argument, whatever it is",
     "promote_scalar": "an internal helper of the arithmetic operators",
     "GradOperation": "configures a transform; called with a function, as grad is fuzzed",

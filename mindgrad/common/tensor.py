@@ -370,7 +370,26 @@ class Tensor:
     def reshape(self, *shape):
         return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int)
                          else shape)
-    def view(self, *shape): return self.reshape(*shape)
+    def view(self, *shape):
+        """The same elements in a new shape; or, given a dtype, the same bytes read as that
+        dtype (the last axis rescaled by the ratio of the item sizes; no gradient)."""
+        if len(shape) == 1 and isinstance(shape[0], mstype.DType):
+            to = mstype.to_numpy(shape[0], "view")
+            a = self._data
+            if a.ndim == 0 and to.itemsize != a.dtype.itemsize or a.ndim and \
+                    (a.shape[-1] * a.dtype.itemsize) % to.itemsize:
+                raise ValueError(f"For 'view', a tensor of shape {list(self.shape)} and dtype "
+                                 f"{self.dtype} can not be read as {shape[0]}.")
+            xp_a = a if a.flags.c_contiguous else a.copy()
+            return Tensor._wrap(xp_a.view(to))
+        return self.reshape(*shape)
+    @staticmethod
+    def from_numpy(array):
+        """A Tensor of a NumPy array (its dtype kept)."""
+        if not isinstance(array, np.ndarray):
+            raise TypeError(f"For 'Tensor.from_numpy', 'array' must be a numpy.ndarray, but "
+                            f"got {type(array).__name__}.")
+        return Tensor(array)
     def flatten(self, start_dim=0, end_dim=-1, *, order=None):
         """Join axes ``start_dim`` to ``end_dim`` (all of them by default). MindSpore's other
         form ``flatten(order='C', *, start_dim=0, end_dim=-1)`` works too; 'F' order joins
@@ -390,7 +409,8 @@ class Tensor:
     def T(self): return F.transpose(self, None)
     def swapaxes(self, a, b): return F.swapaxes(self, a, b)
     def expand_dims(self, axis): return F.expand_dims(self, axis)
-    def unsqueeze(self, dim): return F.expand_dims(self, dim)
+    def unsqueeze(self, dim=None, *, axis=None):
+        return F.expand_dims(self, axis if dim is None else dim)
     def squeeze(self, axis=None): return F.squeeze(self, axis)
     def broadcast_to(self, shape): return F.broadcast_to(self, shape)
     def expand_as(self, other): return F.broadcast_to(self, other.shape)
@@ -425,9 +445,18 @@ class Tensor:
     def floor(self): return F.floor(self)
     def ceil(self): return F.ceil(self)
     def round(self): return F.round(self)
-    def tile(self, reps): return F.tile(self, reps)
+    def tile(self, *reps):
+        """``tile(2)``, ``tile(2, 2)`` and ``tile((2, 2))`` alike."""
+        if len(reps) == 1 and not isinstance(reps[0], int):
+            reps = reps[0]
+        return F.tile(self, reps)
     def flip(self, dims): return F.flip(self, dims)
-    def copy(self): return Tensor._wrap(self._data.copy())
+    def copy(self):
+        """A copy with its own array; differentiable (the identity's gradient)."""
+        out = F.S.reshape(self, shape=self.shape)
+        if type(out) is Tensor:  # eager: an array of its own (a reshape may be a view)
+            out._data = out._data.copy()
+        return out
     def fill(self, value): return F.fill(self.dtype, self.shape, value)
     def zeros_like(self): return F.zeros_like(self)
     def ones_like(self): return F.ones_like(self)
@@ -482,7 +511,8 @@ class Tensor:
     # reductions, normalizations, indexing and products
     def all(self, axis=None, keep_dims=False): return F.all(self, axis, keep_dims)
     def any(self, axis=None, keep_dims=False): return F.any(self, axis, keep_dims)
-    def logsumexp(self, axis, keepdims=False): return F.logsumexp(self, axis, keepdims)
+    def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        return F.logsumexp(self, dim, keepdim if keepdims is None else keepdims, axis=axis)
     def softmax(self, axis, dtype=None): return F.softmax(self, axis, dtype=dtype)
     def log_softmax(self, axis=-1): return F.log_softmax(self, axis)
     def gather(self, input_indices, axis): return F.gather(self, input_indices, axis)

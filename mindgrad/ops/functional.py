@@ -784,12 +784,8 @@ def squeeze(x: Any, axis: Any = None) -> Tensor:
     axes = _axes(axis, x.ndim, "squeeze")
     if axes is None:
         new = tuple(d for d in x.shape if d != 1)
-    else:
-        for a in axes:
-            if x.shape[a] != 1:
-                raise ValueError(f"For 'squeeze', axis {a} of a tensor of shape "
-                                 f"{list(x.shape)} has size {x.shape[a]}, not 1.")
-        new = tuple(d for i, d in enumerate(x.shape) if i not in axes)
+    else:  # an axis of another size stays, as in MindSpore 2.10 (which returns it as is)
+        new = tuple(d for i, d in enumerate(x.shape) if i not in axes or d != 1)
     return reshape(x, new)
 
 
@@ -829,9 +825,12 @@ def tile(input: Any, dims: Sequence[int]) -> Tensor:
     if builtins.any(d < 0 for d in dims):
         raise ValueError(f"For 'tile', each element of 'dims' must be >= 0, but got {dims!r}.")
     reps = tuple(int(d) for d in dims)
+    if not reps and x.ndim == 0:
+        return x
     if len(reps) < x.ndim:
         reps = (1,) * (x.ndim - len(reps)) + reps
     xs = (1,) * (len(reps) - x.ndim) + x.shape
+    _sizes(tuple(r * d for r, d in zip(reps, xs)), "tile", "dims", x._data.dtype.itemsize)
     inter = tuple(v for r, d in zip(reps, xs) for v in (1, d))
     wide = tuple(v for r, d in zip(reps, xs) for v in (r, d))
     out = broadcast_to(reshape(x, inter), wide)
@@ -1590,8 +1589,19 @@ def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
 
 
 @_composite
-def logsumexp(x: Any, axis: Any = None, keep_dims: bool = False) -> Tensor:
-    x = _in_dtype(_tensor(x, "logsumexp"), "logsumexp", "x")
+def logsumexp(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = None,
+              keep_dims: Any = None) -> Tensor:
+    """``log(sum(exp(input)))`` over ``dim`` (MindSpore 2.x's names; 1.x's ``axis`` and
+    ``keep_dims`` are accepted as keywords)."""
+    x = _in_dtype(_tensor(input, "logsumexp", "input"), "logsumexp", "input")
+    if axis is not None:
+        if dim is not None:
+            raise TypeError("For 'logsumexp', give 'dim' or 'axis', not both.")
+        dim = axis
+    axis = dim
+    if keep_dims is not None:
+        keepdim = keep_dims
+    keep_dims = keepdim
     axes = _axes(axis, x.ndim, "logsumexp")
     # the shift by the maximum only keeps exp in range: it is a constant for the derivatives;
     # an infinite maximum shifts by 0 instead (all -inf gives -inf, not -inf - -inf = NaN),
@@ -1668,8 +1678,12 @@ def batch_matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = 
 bmm = batch_matmul
 
 
-def dot(x: Any, y: Any) -> Tensor:
-    return matmul(x, y)
+def dot(input: Any, other: Any) -> Tensor:
+    """NumPy's ``dot`` (as MindSpore's): the last axis of ``input`` against the second to
+    last of ``other``, e.g. (2, 3, 4) . (3, 4, 5) -> (2, 3, 3, 5)."""
+    from .linalg_functions import np_dot  # built on this module
+
+    return np_dot(input, other)
 
 
 def outer(x: Any, y: Any) -> Tensor:

@@ -1,0 +1,327 @@
+"""MindSpore's array and elementwise functions beyond the core's: creation (``full_like``),
+triangles and diagonals (``tril``, ``triu``, ``diag``), slicing and masking (``narrow``,
+``masked_select``, ``nonzero``, ``argwhere``), ``count_nonzero``, and the elementwise
+``logaddexp``, ``lerp``, ``xlogy``, ``isposinf``, ``isneginf``; plus
+``tensor_scatter_sub``. Each is a composition of differentiable operators (the index
+queries, whose size depends on the values, run eagerly)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..common import dtype as mstype
+from ..common.tensor import Tensor
+from ..prims import indexing as IX
+from . import functional as F
+from .functional import _composite
+
+
+@_composite
+def full_like(input: Any, fill_value: Any, *, dtype: Any = None) -> Tensor:
+    """A tensor of ``input``'s shape filled with ``fill_value``, of ``input``'s dtype unless
+    ``dtype`` is given."""
+    x = F._tensor(input, "full_like", "input")
+    return F._fill(dtype if dtype is not None else x.dtype, x.shape, fill_value, "full_like")
+
+
+def _triangle(input: Any, diagonal: Any, op: str, lower: bool) -> Tensor:
+    x = F._tensor(input, op, "input")
+    if x.ndim < 2:
+        raise ValueError(f"For '{op}', 'input' must have rank >= 2, but got shape "
+                         f"{list(x.shape)}.")
+    if not F._is_int(diagonal):
+        raise TypeError(f"For '{op}', 'diagonal' must be an int, but got "
+                        f"{type(diagonal).__name__}.")
+    n, m = x.shape[-2:]
+    keep = np.tri(n, m, int(diagonal), dtype=bool) if lower else \
+        ~np.tri(n, m, int(diagonal) - 1, dtype=bool)
+    return F.select(F.broadcast_to(Tensor(keep), x.shape), x, F.zeros_like(x))
+
+
+@_composite
+def tril(input: Any, diagonal: int = 0) -> Tensor:
+    """``input`` with the elements above the ``diagonal``-th diagonal set to 0."""
+    return _triangle(input, diagonal, "tril", True)
+
+
+@_composite
+def triu(input: Any, diagonal: int = 0) -> Tensor:
+    """``input`` with the elements below the ``diagonal``-th diagonal set to 0."""
+    return _triangle(input, diagonal, "triu", False)
+
+
+@_composite
+def diag(input: Any) -> Tensor:
+    """The square matrix with the 1-D ``input`` on its diagonal."""
+    x = F._tensor(input, "diag", "input")
+    if x.ndim != 1:
+        raise ValueError(f"For 'diag', 'input' must be 1-D, but got shape {list(x.shape)}.")
+    n = x.shape[0]
+    on = Tensor(np.eye(n, dtype=bool))
+    return F.select(on, F.broadcast_to(F.reshape(x, (1, n)), (n, n)),
+                    F.zeros_like(F.broadcast_to(F.reshape(x, (1, n)), (n, n))))
+
+
+@_composite
+def narrow(input: Any, axis: int, start: int, length: int) -> Tensor:
+    """The ``length`` elements of ``input`` from ``start`` along ``axis``."""
+    x = F._tensor(input, "narrow", "input")
+    if x.ndim == 0:
+        raise ValueError("For 'narrow', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    a = F._axis(axis, x.ndim, "narrow")
+    n = x.shape[a]
+    for arg, v in (("start", start), ("length", length)):
+        if not F._is_int(v):
+            raise TypeError(f"For 'narrow', '{arg}' must be an int, but got {type(v).__name__}.")
+    s = int(start) + n if start < 0 else int(start)
+    if not 0 <= s <= n or length < 0 or s + length > n:
+        raise ValueError(f"For 'narrow', 'start' {start} and 'length' {length} must select "
+                         f"within axis {a} of size {n}.")
+    return F.getitem(x, (slice(None),) * a + (slice(s, s + int(length)),))
+
+
+def _eager(x: Tensor, op: str) -> None:
+    if not IX.is_eager(x):
+        raise ValueError(f"For '{op}', the result's size depends on the values, so it can "
+                         f"not be traced (jit, vmap, grad through the mask).")
+
+
+@_composite
+def masked_select(input: Any, mask: Any) -> Tensor:
+    """The 1-D tensor of the elements of ``input`` where ``mask`` (broadcast with it) is
+    True; differentiable in ``input``."""
+    x = F._tensor(input, "masked_select", "input")
+    m = F._tensor(mask, "masked_select", "mask")
+    if m._data.dtype.kind != "b":
+        raise TypeError(f"For 'masked_select', 'mask' must be a bool Tensor, but got {m.dtype}.")
+    _eager(m, "masked_select")
+    shape = F._broadcast_shapes("masked_select", ("input", x), ("mask", m))
+    x = F.broadcast_to(x, shape)
+    sel = Tensor(np.broadcast_to(m.asnumpy(), shape).copy())
+    return F.getitem(x, sel)
+
+
+def nonzero(input: Any, *, as_tuple: bool = False) -> Any:
+    """The positions of the non-zero elements, one row each (Int64); with ``as_tuple``, one
+    1-D tensor per axis."""
+    x = F._tensor(input, "nonzero", "input")
+    as_tuple = F._flag(as_tuple, "nonzero", "as_tuple")
+    _eager(x, "nonzero")
+    pos = np.argwhere(x.asnumpy().reshape(x.shape or (1,)) != 0).astype(np.int64)
+    if as_tuple:
+        return tuple(Tensor(pos[:, k].copy()) for k in range(pos.shape[1]))
+    return Tensor(pos)
+
+
+def argwhere(input: Any) -> Tensor:
+    """The positions of the non-zero (True) elements, one row each (Int64)."""
+    x = F._tensor(input, "argwhere", "input")
+    _eager(x, "argwhere")
+    return Tensor(np.argwhere(x.asnumpy()).astype(np.int64))
+
+
+def count_nonzero(x: Any, axis: Any = (), keep_dims: bool = False,
+                  dtype: Any = mstype.int32) -> Tensor:
+    """How many elements are non-zero over ``axis`` (all of them for ``()``), as ``dtype``."""
+    t = F._tensor(x, "count_nonzero", "x")
+    keep_dims = F._flag(keep_dims, "count_nonzero", "keep_dims")
+    mstype.to_numpy(dtype, "count_nonzero")
+    nz = F.cast(F.not_equal(t, 0), mstype.int64)
+    return F.cast(F.reduce_sum(nz, axis, keep_dims), dtype)
+
+
+def _floats(input: Any, other: Any, op: str, a: str = "input", b: str = "other") -> tuple:
+    x, y = F._operand(input, op, a), F._operand(other, op, b)
+    x, y = F.promote_scalar(x, y)
+    tensors = [t for t in (x, y) if isinstance(t, Tensor)]
+    if not tensors:
+        raise TypeError(f"For '{op}', '{a}' or '{b}' must be a Tensor.")
+    for t, name in ((x, a), (y, b)):
+        if isinstance(t, Tensor) and t._data.dtype.kind not in "biuf":
+            raise TypeError(f"For '{op}', '{name}' must be a real Tensor, but got {t.dtype}.")
+    if isinstance(x, Tensor) and x._data.dtype.kind in "biu":
+        x = F.cast(x, np.float32)
+    if isinstance(y, Tensor) and y._data.dtype.kind in "biu":
+        y = F.cast(y, np.float32)
+    return x, y
+
+
+@_composite
+def logaddexp(input: Any, other: Any) -> Tensor:
+    """``log(exp(input) + exp(other))``, shifted by the larger of the two to stay in range."""
+    x, y = _floats(input, other, "logaddexp")
+    m = F.stop_gradient(F.maximum(x, y))
+    m = F.select(F.isfinite(m), m, F.zeros_like(m))
+    return F.add(F.log(F.add(F.exp(F.sub(x, m)), F.exp(F.sub(y, m)))), m)
+
+
+@_composite
+def lerp(input: Any, end: Any, weight: Any) -> Tensor:
+    """``input + weight * (end - input)``."""
+    x, e = _floats(input, end, "lerp", "input", "end")
+    w = F._operand(weight, "lerp", "weight")
+    return F.add(x, F.mul(w, F.sub(e, x)))
+
+
+@_composite
+def xlogy(input: Any, other: Any) -> Tensor:
+    """``input * log(other)``, 0 where ``input`` is 0 (whatever ``other`` is)."""
+    x, y = _floats(input, other, "xlogy")
+    dt = np.result_type(*(t._data.dtype for t in (x, y) if isinstance(t, Tensor)))
+    x, y = (t if isinstance(t, Tensor) else Tensor(np.asarray(t, dt)) for t in (x, y))
+    shape = F._broadcast_shapes("xlogy", ("input", x), ("other", y))
+    x, y = F.broadcast_to(F.cast(x, dt), shape), F.broadcast_to(F.cast(y, dt), shape)
+    # where x is 0 and log(y) is not finite, log(1) instead: the product is 0 there, and
+    # elsewhere d/dx is log(y) (at x = 0 too, as in MindSpore)
+    bad = F.logical_and(F.equal(x, 0), F.logical_not(F.greater(y, 0)))
+    return F.mul(x, F.log(F.select(bad, F.ones_like(y), y)))
+
+
+@_composite
+def isposinf(input: Any) -> Tensor:
+    """Where ``input`` is +inf."""
+    x = F._tensor(input, "isposinf", "input")
+    return F.logical_and(F.isinf(x), F.greater(x, 0)) if x._data.dtype.kind == "f" else \
+        F.cast(F.zeros_like(x), mstype.bool_)
+
+
+@_composite
+def isneginf(input: Any) -> Tensor:
+    """Where ``input`` is -inf."""
+    x = F._tensor(input, "isneginf", "input")
+    return F.logical_and(F.isinf(x), F.less(x, 0)) if x._data.dtype.kind == "f" else \
+        F.cast(F.zeros_like(x), mstype.bool_)
+
+
+@_composite
+def tensor_scatter_sub(input_x: Any, indices: Any, updates: Any) -> Tensor:
+    """``input_x`` with ``updates`` subtracted at ``indices`` (repeated indices subtract
+    each of their updates)."""
+    u = F._tensor(updates, "tensor_scatter_sub", "updates")
+    return F.tensor_scatter_add(input_x, indices, F.neg(u))
+
+
+@_composite
+def movedim(x: Any, source: Any, destination: Any) -> Tensor:
+    """``x`` with the axes ``source`` (an int or a tuple) moved to ``destination``."""
+    t = F._tensor(x, "movedim", "x")
+    src = (source,) if F._is_int(source) else source
+    dst = (destination,) if F._is_int(destination) else destination
+    if not isinstance(src, (tuple, list)) or not isinstance(dst, (tuple, list)) or \
+            len(src) != len(dst):
+        raise ValueError(f"For 'movedim', 'source' and 'destination' must be ints or equally "
+                         f"long tuples of ints, but got {source!r} and {destination!r}.")
+    src = [F._axis(a, t.ndim, "movedim", "source") for a in src]
+    dst = [F._axis(a, t.ndim, "movedim", "destination") for a in dst]
+    if len(set(src)) != len(src) or len(set(dst)) != len(dst):
+        raise ValueError(f"For 'movedim', 'source' and 'destination' must not repeat an axis, "
+                         f"but got {source!r} and {destination!r}.")
+    rest = iter(a for a in range(t.ndim) if a not in src)
+    where = dict(zip(dst, src))
+    return F.transpose(t, tuple(where[i] if i in where else next(rest) for i in range(t.ndim)))
+
+
+moveaxis = movedim
+
+
+@_composite
+def chunk(input: Any, chunks: int, axis: int = 0) -> tuple:
+    """``input`` cut into ``chunks`` pieces along ``axis``, each of ``ceil(n / chunks)``
+    elements but the last (fewer pieces when ``n`` runs out)."""
+    x = F._tensor(input, "chunk", "input")
+    if x.ndim == 0:
+        raise ValueError("For 'chunk', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    if not F._is_int(chunks) or chunks <= 0:
+        raise ValueError(f"For 'chunk', 'chunks' must be a positive int, but got {chunks!r}.")
+    a = F._axis(axis, x.ndim, "chunk")
+    n = x.shape[a]
+    step = max(-(-n // int(chunks)), 1)
+    return tuple(F.getitem(x, (slice(None),) * a + (slice(i, min(i + step, n)),))
+                 for i in range(0, max(n, 1), step))
+
+
+@_composite
+def unbind(input: Any, dim: int = 0) -> tuple:
+    """The slices of ``input`` along ``dim``."""
+    return F.unstack(input, dim)
+
+
+@_composite
+def diagonal(input: Any, offset: int = 0, dim1: int = 0, dim2: int = 1) -> Tensor:
+    """The ``offset``-th diagonal of the planes of ``dim1`` and ``dim2``, as the last axis
+    of the result (the other axes first, in order)."""
+    x = F._tensor(input, "diagonal", "input")
+    if x.ndim < 2:
+        raise ValueError(f"For 'diagonal', 'input' must have rank >= 2, but got shape "
+                         f"{list(x.shape)}.")
+    if not F._is_int(offset):
+        raise TypeError(f"For 'diagonal', 'offset' must be an int, but got "
+                        f"{type(offset).__name__}.")
+    a, b = F._axis(dim1, x.ndim, "diagonal", "dim1"), F._axis(dim2, x.ndim, "diagonal", "dim2")
+    if a == b:
+        raise ValueError(f"For 'diagonal', 'dim1' and 'dim2' must differ, but got {dim1} and "
+                         f"{dim2}.")
+    rest = tuple(i for i in range(x.ndim) if i not in (a, b))
+    t = F.transpose(x, rest + (a, b))
+    n, m = x.shape[a], x.shape[b]
+    rows = np.arange(n)
+    cols = rows + int(offset)
+    keep = (cols >= 0) & (cols < m)
+    r = Tensor(rows[keep].astype(np.int64))
+    c = Tensor(cols[keep].astype(np.int64))
+    return F.getitem(t, (Ellipsis, r, c))
+
+
+@_composite
+def roll(input: Any, shifts: Any, dims: Any = None) -> Tensor:
+    """``input`` shifted by ``shifts`` along ``dims`` (of the flattened input for None),
+    the elements that leave at one end coming back at the other."""
+    x = F._tensor(input, "roll", "input")
+    flat = dims is None
+    if flat:
+        shape, x, dims = x.shape, F.reshape(x, (-1,)), 0
+    sh = (shifts,) if F._is_int(shifts) else shifts
+    ds = (dims,) if F._is_int(dims) else dims
+    if not isinstance(sh, (tuple, list)) or not isinstance(ds, (tuple, list)) or \
+            len(sh) != len(ds) or not all(F._is_int(v) for v in sh):
+        raise ValueError(f"For 'roll', 'shifts' and 'dims' must be ints or equally long tuples "
+                         f"of ints, but got {shifts!r} and {dims!r}.")
+    for k, d in zip(sh, ds):
+        a = F._axis(d, x.ndim, "roll", "dims")
+        n = x.shape[a] if x.ndim else 1
+        if n and k % n:
+            k %= n
+            pre = (slice(None),) * a
+            x = F.concat([F.getitem(x, pre + (slice(n - k, n),)),
+                          F.getitem(x, pre + (slice(0, n - k),))], a)
+    return F.reshape(x, shape) if flat else x
+
+
+@_composite
+def cross(input: Any, other: Any, dim: Any = None) -> Tensor:
+    """The cross product of 3-vectors along ``dim`` (the first axis of size 3 when None)."""
+    a, b = F._tensor(input, "cross", "input"), F._tensor(other, "cross", "other")
+    shape = F._broadcast_shapes("cross", ("input", a), ("other", b))
+    if dim is None:
+        dim = next((i for i, d in enumerate(shape) if d == 3), None)
+        if dim is None:
+            raise ValueError(f"For 'cross', no axis of size 3 in shape {list(shape)}.")
+    d = F._axis(dim, len(shape), "cross", "dim")
+    if shape[d] != 3:
+        raise ValueError(f"For 'cross', axis {d} must have size 3, but got shape "
+                         f"{list(shape)}.")
+    a, b = F.broadcast_to(a, shape), F.broadcast_to(b, shape)
+
+    def part(t, i):
+        return F.getitem(t, (slice(None),) * d + (slice(i, i + 1),))
+
+    a0, a1, a2 = (part(a, i) for i in range(3))
+    b0, b1, b2 = (part(b, i) for i in range(3))
+    return F.concat([F.sub(F.mul(a1, b2), F.mul(a2, b1)), F.sub(F.mul(a2, b0), F.mul(a0, b2)),
+                     F.sub(F.mul(a0, b1), F.mul(a1, b0))], d)
+
+
+__all__ = ["full_like", "tril", "triu", "diag", "narrow", "masked_select", "nonzero",
+           "argwhere", "count_nonzero", "logaddexp", "lerp", "xlogy", "isposinf", "isneginf",
+           "tensor_scatter_sub", "movedim", "moveaxis", "chunk", "unbind", "diagonal", "roll", "cross"]

@@ -1,0 +1,279 @@
+"""Sorting, searching and running extremes: ``ops.sort``, ``argsort``, ``topk``, ``unique``,
+``searchsorted``, ``cummax``, ``cummin``, ``logcumsumexp``, and ``gather_elements`` (which
+the others use to pick their values).
+
+The positions come from two primitives without gradients (``ArgSort``, ``RunningArgExtreme``);
+the values are then gathered from the input with differentiable indexing, so their
+derivatives in every mode are those of the gather (the cotangent goes back to the positions
+the values came from)."""
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ..common.tensor import Tensor
+from ..core.primitive import Primitive
+from ..prims import batch_rules as B
+from ..prims import indexing as IX
+from ..prims import shape as S
+from . import functional as F
+from .functional import _composite
+
+
+def _xp(a: Any) -> Any:
+    return np if isinstance(a, np.ndarray) else __import__("cupy")
+
+
+def _argsort_impl(x: Any, axis: int, descending: bool) -> Any:
+    """Stable positions that sort ``x`` along ``axis`` (equal values keep their order, in
+    both directions, as MindSpore's sort does)."""
+    xp = _xp(x)
+    if descending:
+        key = x.astype(np.int64) if x.dtype.kind in "ub" else x
+        # negating keeps equal values in order; NaN (largest to MindSpore) sorts first
+        key = xp.where(xp.isnan(key), -xp.inf, -key) if key.dtype.kind == "f" else -key
+        return xp.argsort(key, axis=axis, kind="stable")
+    return xp.argsort(x, axis=axis, kind="stable")
+
+
+argsort_p = Primitive("ArgSort", _argsort_impl, nondiff=True)
+argsort_p.batch = lambda args, dims, axis, descending: (
+    argsort_p(B.to_front(args[0], dims[0]), axis=axis + 1, descending=descending), 0)
+
+
+def _running_arg_impl(x: Any, axis: int, biggest: bool) -> Any:
+    """For each position along ``axis``, where the running maximum (minimum) so far sits:
+    the last position of an equal extreme, as MindSpore's cummax / cummin give it."""
+    xp = _xp(x)
+    moved = xp.moveaxis(x, axis, -1)
+    n = moved.shape[-1]
+    out = xp.zeros(moved.shape, np.int64)
+    if n:
+        best = moved[..., 0].copy()
+        idx = xp.zeros(moved.shape[:-1], np.int64)
+        for i in range(n):
+            v = moved[..., i]
+            take = (v >= best) if biggest else (v <= best)
+            take = take | xp.isnan(v) if v.dtype.kind == "f" else take
+            best = xp.where(take, v, best)
+            idx = xp.where(take, i, idx)
+            out[..., i] = idx
+    return xp.moveaxis(out, -1, axis)
+
+
+running_arg = Primitive("RunningArgExtreme", _running_arg_impl, nondiff=True)
+running_arg.batch = lambda args, dims, axis, biggest: (
+    running_arg(B.to_front(args[0], dims[0]), axis=axis + 1, biggest=biggest), 0)
+
+
+def take_along(x: Tensor, idx: Tensor, axis: int) -> Tensor:
+    """``out[..., i, ...] = x[..., idx[..., i, ...], ...]`` along ``axis`` (``idx`` has
+    ``x``'s rank and non-negative positions; its other axes index ``x``'s directly)."""
+    arrays, template = [], []
+    for a in range(x.ndim):
+        if a == axis:
+            arrays.append(idx)
+        else:
+            shape = [1] * x.ndim
+            shape[a] = idx.shape[a]
+            arrays.append(Tensor(np.arange(idx.shape[a], dtype=np.int64).reshape(shape)))
+        template.append(S.ArraySlot(a))
+    return S.getitem(x, *arrays, index=tuple(template))
+
+
+def _input(x: Any, op: str, arg: str = "input") -> Tensor:
+    t = F._tensor(x, op, arg)
+    if t._data.dtype.kind not in "biuf":
+        raise TypeError(f"For '{op}', '{arg}' must be a real Tensor, but got {t.dtype}.")
+    return t
+
+
+@_composite
+def gather_elements(input: Any, dim: int, index: Any) -> Tensor:
+    """``out[i][j] = input[index[i][j]][j]`` (dim 0), ``input[i][index[i][j]]`` (dim 1), ...:
+    ``index`` has ``input``'s rank and no axis longer than its; negative positions count
+    from the end."""
+    x = _input(input, "gather_elements")
+    idx = F._int_tensor(index, "gather_elements", "index")
+    if x.ndim == 0 or idx.ndim != x.ndim:
+        raise ValueError(f"For 'gather_elements', 'index' must have the rank of 'input' (at "
+                         f"least 1), but got shapes {list(x.shape)} and {list(idx.shape)}.")
+    d = F._axis(dim, x.ndim, "gather_elements", "dim")
+    if any(i > n for a, (i, n) in enumerate(zip(idx.shape, x.shape)) if a != d):
+        raise ValueError(f"For 'gather_elements', each axis of 'index' other than 'dim' must "
+                         f"not be longer than the input's, but got shapes {list(x.shape)} and "
+                         f"{list(idx.shape)}.")
+    n = x.shape[d]
+    idx = IX.checked_indices(idx, n, "gather_elements", "each value of 'index'", lo=-n,
+                             what=f" (axis {d} of an input of shape {list(x.shape)})",
+                             error=IndexError)
+    idx = F.select(F.less(idx, 0), F.add(idx, n), idx)
+    return take_along(x, idx, d)
+
+
+def _positions(x: Tensor, axis: int, descending: bool) -> Tensor:
+    return argsort_p(S.stop_gradient(x), axis=axis, descending=descending)
+
+
+@_composite
+def sort(input_x: Any, axis: int = -1, descending: bool = False) -> tuple:
+    """``(values, indices)``: ``input_x`` sorted along ``axis`` (stable), indices Int32."""
+    x = _input(input_x, "sort", "input_x")
+    descending = F._flag(descending, "sort", "descending")
+    if x.ndim == 0:
+        F._axis(axis, 0, "sort")
+        return x, Tensor(np.array(0, np.int32))
+    a = F._axis(axis, x.ndim, "sort")
+    idx = _positions(x, a, descending)
+    return take_along(x, idx, a), F.cast(idx, np.int32)
+
+
+@_composite
+def argsort(input: Any, axis: int = -1, descending: bool = False) -> Tensor:
+    """The Int32 positions that sort ``input`` along ``axis``."""
+    return sort(input, axis, descending)[1]
+
+
+@_composite
+def topk(input: Any, k: int, dim: Any = None, largest: bool = True, sorted: bool = True) -> tuple:
+    """``(values, indices)`` of the ``k`` largest (smallest) elements along ``dim`` (the
+    last axis by default), largest first (smallest first); indices Int32."""
+    x = _input(input, "topk")
+    largest = F._flag(largest, "topk", "largest")
+    F._flag(sorted, "topk", "sorted")
+    if x.ndim == 0:
+        raise ValueError("For 'topk', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    a = F._axis(-1 if dim is None else dim, x.ndim, "topk", "dim")
+    if not F._is_int(k) or not 0 <= k <= x.shape[a]:
+        raise ValueError(f"For 'topk', 'k' must be an int in [0, {x.shape[a]}] (the size of "
+                         f"axis {a}), but got {k!r}.")
+    idx = _positions(x, a, largest)
+    idx = S.getitem(idx, index=(slice(None),) * a + (slice(0, int(k)),))
+    return take_along(x, idx, a), F.cast(idx, np.int32)
+
+
+def unique(input: Any) -> tuple:
+    """``(values, positions)``: the distinct elements of ``input`` in the order they first
+    appear (as MindSpore's CPU kernel gives them), and for each element of ``input`` the
+    position of its value among them (Int32, ``input``'s shape). Eager only: its size
+    depends on the values."""
+    x = _input(input, "unique")
+    if not IX.is_eager(x):
+        raise ValueError("For 'unique', the result's size depends on the values, so it can "
+                         "not be traced (jit, vmap, grad).")
+    a = x.asnumpy().reshape(-1)
+    values, first, inverse = np.unique(a, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty_like(order)
+    rank[order] = np.arange(order.size)
+    return (Tensor(values[order]), Tensor(rank[inverse].reshape(x.shape).astype(np.int32)))
+
+
+def _searchsorted_impl(seq: Any, v: Any, right: bool, dtype: Any) -> Any:
+    xp = _xp(seq)
+    side = "right" if right else "left"
+    if seq.ndim == 1:
+        return xp.searchsorted(seq, v, side=side).astype(dtype)
+    flat_s = seq.reshape(-1, seq.shape[-1])
+    flat_v = v.reshape(flat_s.shape[0], -1)
+    out = xp.stack([xp.searchsorted(s, r, side=side) for s, r in zip(flat_s, flat_v)])
+    return out.reshape(v.shape).astype(dtype)
+
+
+searchsorted_p = Primitive("SearchSorted", _searchsorted_impl, nondiff=True)
+
+
+def _searchsorted_batch(args, dims, right, dtype):
+    seq, v = args
+    size = next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    seq = B.broadcast_batch(seq, size) if dims[0] is None else B.to_front(seq, dims[0])
+    v = B.broadcast_batch(v, size) if dims[1] is None else B.to_front(v, dims[1])
+    if len(S.shape_of(seq)) == 2 and len(S.shape_of(v)) > 2:
+        vs = S.shape_of(v)
+        v2 = S.reshape(v, shape=(vs[0], -1))
+        return S.reshape(searchsorted_p(seq, v2, right=right, dtype=dtype), shape=vs), 0
+    return searchsorted_p(seq, v, right=right, dtype=dtype), 0
+
+
+searchsorted_p.batch = _searchsorted_batch
+
+
+def searchsorted(sorted_sequence: Any, values: Any, *, out_int32: bool = False,
+                 right: bool = False, side: Any = None, sorter: Any = None) -> Tensor:
+    """Where each of ``values`` would be inserted in ``sorted_sequence`` (along its last
+    axis; leading axes match ``values``') to keep it sorted: before equal elements, or
+    after them with ``right=True`` / ``side='right'``. Int64 (Int32 with ``out_int32``)."""
+    op = "searchsorted"
+    seq = _input(sorted_sequence, op, "sorted_sequence")
+    v = _input(values, op, "values")
+    out_int32 = F._flag(out_int32, op, "out_int32")
+    right = F._flag(right, op, "right")
+    if side is not None:
+        if side not in ("left", "right"):
+            raise ValueError(f"For '{op}', 'side' must be 'left' or 'right', but got {side!r}.")
+        if right and side == "left":
+            raise ValueError(f"For '{op}', 'side' 'left' contradicts 'right=True'.")
+        right = side == "right"
+    if seq.ndim == 0:
+        raise ValueError(f"For '{op}', 'sorted_sequence' must have rank >= 1, but got a 0-D "
+                         f"Tensor.")
+    if seq.ndim > 1 and seq.shape[:-1] != v.shape[:-1]:
+        raise ValueError(f"For '{op}', the leading axes of 'sorted_sequence' and 'values' must "
+                         f"agree, but got shapes {list(seq.shape)} and {list(v.shape)}.")
+    if sorter is not None:
+        order = F._int_tensor(sorter, op, "sorter")
+        if order.shape != seq.shape:
+            raise ValueError(f"For '{op}', 'sorter' must have the shape of "
+                             f"'sorted_sequence', {list(seq.shape)}, but got {list(order.shape)}.")
+        seq = take_along(seq, order, seq.ndim - 1)
+    dt = np.dtype(np.int32 if out_int32 else np.int64)
+    if v.dtype != seq.dtype:
+        v = F.cast(v, seq.dtype)
+    return searchsorted_p(S.stop_gradient(seq), S.stop_gradient(v), right=right, dtype=dt)
+
+
+def _running_extreme(input: Any, axis: int, biggest: bool, op: str, index_dtype: Any) -> tuple:
+    x = _input(input, op)
+    if x.ndim == 0:
+        raise ValueError(f"For '{op}', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    a = F._axis(axis, x.ndim, op)
+    idx = running_arg(S.stop_gradient(x), axis=a, biggest=biggest)
+    return take_along(x, idx, a), F.cast(idx, index_dtype)
+
+
+@_composite
+def cummax(input: Any, axis: int) -> tuple:
+    """``(values, indices)``: the running maximum along ``axis`` and where it sits (Int64);
+    the gradient goes to that position."""
+    return _running_extreme(input, axis, True, "cummax", np.int64)
+
+
+@_composite
+def cummin(input: Any, axis: int) -> tuple:
+    """``(values, indices)``: the running minimum along ``axis`` and where it sits (Int32,
+    as in MindSpore)."""
+    return _running_extreme(input, axis, False, "cummin", np.int32)
+
+
+@_composite
+def logcumsumexp(input: Any, axis: int) -> Tensor:
+    """``log(cumsum(exp(input)))`` along ``axis``, shifted by the maximum of each slice to
+    keep ``exp`` in range (the shift is a constant to the derivatives)."""
+    x = _input(input, "logcumsumexp")
+    if x._data.dtype.kind != "f":
+        raise TypeError(f"For 'logcumsumexp', 'input' must be a float Tensor, but got "
+                        f"{x.dtype}.")
+    if x.ndim == 0:
+        F._axis(axis, 0, "logcumsumexp")
+        return x
+    a = F._axis(axis, x.ndim, "logcumsumexp")
+    if x.size == 0:
+        return x
+    m = F.reduce_max(S.stop_gradient(x), a, True)
+    m = F.select(F.isfinite(m), m, F.zeros_like(m))
+    return F.add(F.log(F.cumsum(F.exp(F.sub(x, m)), a)), m)
+
+
+__all__ = ["gather_elements", "sort", "argsort", "topk", "unique", "searchsorted", "cummax",
+           "cummin", "logcumsumexp"]
