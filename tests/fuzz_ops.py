@@ -797,7 +797,10 @@ spec("narrow", lambda rng: [("tensor", None, _arr(rng, (3, 4))), ("axis", None, 
      lambda x, a, s, n: np.take(x, range(s, s + n), a), names=("getitem",))
 spec("masked_select", lambda rng: [("tensor", None, _arr(rng, (2, 3))),
                                    ("mask", None, rng.integers(2, size=(2, 3)).astype(bool))],
-     lambda x, m: x[m] if m.dtype == bool else None, names=("getitem", "broadcast_to"))
+     # the mask broadcasts against x (a 0-d mask too), and the result is 1-D
+     lambda x, m: x[np.broadcast_to(m, np.broadcast_shapes(x.shape, m.shape))]
+     if m.dtype == bool and x.shape == np.broadcast_shapes(x.shape, m.shape) else None,
+     names=("getitem", "broadcast_to"))
 spec("nonzero", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(np.float32))],
      lambda x: np.argwhere(x) if x.ndim else None, out="index")
 spec("argwhere", lambda rng: [("tensor", None, rng.integers(0, 2, size=(2, 3)).astype(bool))],
@@ -834,7 +837,7 @@ for _name, _ref in [("trunc", np.trunc), ("frac", lambda x: x - np.trunc(x)),
                     ("signbit", None)]:
     spec(_name, _one, _ref, int_ok=_name in ("trunc", "sgn", "positive"),
          out="bool" if _name == "signbit" else "float")
-spec("logit", lambda rng: [("tensor", None, _unit(rng, _shape(rng)) * 0.5 + 0.5)],
+spec("logit", lambda rng: [("tensor", None, np.asarray(_unit(rng, _shape(rng)) * 0.5 + 0.5))],
      lambda p: np.log(p / (1 - p)), int_ok=False)
 for _name, _ref in [("hypot", np.hypot), ("copysign", np.copysign), ("fmax", np.fmax),
                     ("fmin", np.fmin), ("logaddexp2", np.logaddexp2),

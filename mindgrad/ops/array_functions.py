@@ -301,6 +301,10 @@ def roll(input: Any, shifts: Any, dims: Any = None) -> Tensor:
 @_composite
 def cross(input: Any, other: Any, dim: Any = None) -> Tensor:
     """The cross product of 3-vectors along ``dim`` (the first axis of size 3 when None)."""
+    for arg, v in (("input", input), ("other", other)):
+        if not isinstance(v, Tensor):
+            raise TypeError(f"For 'cross', '{arg}' must be a Tensor, but got "
+                            f"{type(v).__name__}.")
     a, b = F._tensor(input, "cross", "input"), F._tensor(other, "cross", "other")
     shape = F._broadcast_shapes("cross", ("input", a), ("other", b))
     if dim is None:

@@ -21,6 +21,13 @@ from .random_ops import draw
 _PI = math.pi
 
 
+def _tensor_only(x: Any, op: str, arg: str) -> Tensor:
+    """A Tensor argument that MindSpore takes only as a Tensor (a number is refused)."""
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
+    return _real(x, op, arg)
+
+
 def _real(x: Any, op: str, arg: str = "input") -> Tensor:
     t = F._tensor(x, op, arg)
     if t._data.dtype.kind not in "biuf":
@@ -226,7 +233,8 @@ def nan_to_num(input: Any, nan: float = 0.0, posinf: Any = None, neginf: Any = N
                             f"{type(v).__name__}.")
 
     def const(v):
-        return F.cast(F.full(x.shape, float(v)), x.dtype)
+        # made in x's dtype: float64's extremes overflow a float32 constant to inf
+        return F.full(x.shape, float(v), dtype=x.dtype)
 
     out = F.select(F.isnan(x), const(nan), x)
     out = F.select(F.logical_and(F.isinf(x), F.greater(x, 0)), const(hi), out)
@@ -250,17 +258,17 @@ true_divide = F.div
 @_composite
 def addcmul(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
     """``input + value * tensor1 * tensor2``."""
-    x = _real(input, "addcmul")
-    return F.add(x, F.mul(value, F.mul(_real(tensor1, "addcmul", "tensor1"),
-                                       _real(tensor2, "addcmul", "tensor2"))))
+    x = _tensor_only(input, "addcmul", "input")
+    return F.add(x, F.mul(value, F.mul(_tensor_only(tensor1, "addcmul", "tensor1"),
+                                       _tensor_only(tensor2, "addcmul", "tensor2"))))
 
 
 @_composite
 def addcdiv(input: Any, tensor1: Any, tensor2: Any, value: Any = 1) -> Tensor:
     """``input + value * tensor1 / tensor2``."""
-    x = _real(input, "addcdiv")
-    return F.add(x, F.mul(value, F.div(_real(tensor1, "addcdiv", "tensor1"),
-                                       _real(tensor2, "addcdiv", "tensor2"))))
+    x = _tensor_only(input, "addcdiv", "input")
+    return F.add(x, F.mul(value, F.div(_tensor_only(tensor1, "addcdiv", "tensor1"),
+                                       _tensor_only(tensor2, "addcdiv", "tensor2"))))
 
 
 @_composite
