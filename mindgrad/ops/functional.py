@@ -1351,14 +1351,16 @@ def argmax(input: Any, dim: Any = None, keepdim: bool = False, *, axis: Any = No
 def argmin(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
     """Indices of the minima along ``axis`` (of the flattened input when None), as Int32
     (MindSpore's ``ops.argmin`` gives Int32 where ``argmax`` gives Int64)."""
-    return S.cast(_argmin64(_tensor(x, "argmin"), axis, keepdims), dtype=_rules.INT32)
+    return _argmin64(_tensor(x, "argmin"), axis, keepdims, dtype=_rules.INT32)
 
 
-def _argmin64(x: Tensor, axis: Any = None, keepdims: bool = False) -> Tensor:
+def _argmin64(x: Tensor, axis: Any = None, keepdims: bool = False,
+              dtype: Any = None) -> Tensor:
+    """argmin's indices, Int64 unless ``dtype`` is given."""
     x = _in_dtype(x, "argmin", "x")
     a = None if axis is None else _axis(axis, x.ndim, "argmin")
     _nonempty(x, None if a is None else (a,), "argmin")
-    return R.argmin(x, axis=a, keepdims=_flag(keepdims, "argmin", "keepdims"))
+    return R.argmin(x, axis=a, keepdims=_flag(keepdims, "argmin", "keepdims"), dtype=dtype)
 
 
 def _full_like(x: Tensor, value: Any) -> Tensor:

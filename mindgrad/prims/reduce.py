@@ -137,11 +137,14 @@ reduce_max = _extreme("ReduceMax", True)
 reduce_min = _extreme("ReduceMin", False)
 
 def _arg_extreme(fn):
-    def impl(x, axis, keepdims):
+    def impl(x, axis, keepdims, dtype=None):
+        # dtype: the index dtype wanted (argmin's Int32), cast here rather than by a
+        # second primitive
         if axis in (0, -1) and getattr(x, "ndim", None) == 0 and type(x) is not np.ndarray:
             # CuPy refuses an axis on a 0-d array, where NumPy answers 0
-            return xp_of(x).zeros((), np.int64)
-        return fn(x, axis=axis, keepdims=keepdims)
+            return xp_of(x).zeros((), dtype or np.int64)
+        out = fn(x, axis=axis, keepdims=keepdims)
+        return out if dtype is None else out.astype(dtype, copy=False)
 
     return impl
 
@@ -176,12 +179,13 @@ def _batch_axis_reduce(prim):
 
 
 def _batch_arg_reduce(prim):
-    def rule(args, dims, axis, keepdims):
+    def rule(args, dims, axis, keepdims, dtype=None):
         x = B.to_front(args[0], dims[0])
         s = S.shape_of(x)
         if axis is not None:
-            return prim(x, axis=axis + 1, keepdims=keepdims), 0
-        out = prim(S.reshape(x, shape=(s[0], -1 if len(s) > 1 else 1)), axis=1, keepdims=False)
+            return prim(x, axis=axis + 1, keepdims=keepdims, dtype=dtype), 0
+        out = prim(S.reshape(x, shape=(s[0], -1 if len(s) > 1 else 1)), axis=1, keepdims=False,
+                   dtype=dtype)
         return (S.reshape(out, shape=(s[0],) + (1,) * (len(s) - 1)) if keepdims else out), 0
 
     return rule
