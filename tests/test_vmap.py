@@ -363,3 +363,17 @@ def test_pad_batch_rule(monkeypatch):
     # (a GPU may round the slope of v**2 by an ulp)
     np.testing.assert_allclose(g.asnumpy(), 2 * x.transpose(1, 0, 2), rtol=1e-15, atol=0)
     assert looped == []
+
+
+def test_tensor_of_a_mapped_value_keeps_each_example() -> None:
+    """Tensor(r) inside vmap is r's value per example (cut from gradients, as an eager copy
+    is); it used to repeat one example's value for the whole batch."""
+    x = ms.Tensor(np.arange(6.0).reshape(3, 2))
+    want = 2 * np.arange(6.0).reshape(3, 2)
+    np.testing.assert_array_equal(ops.vmap(lambda r: ms.Tensor(r) * 2)(x).asnumpy(), want)
+    np.testing.assert_array_equal(
+        ms.jit(lambda v: ops.vmap(lambda r: ms.Tensor(r) * 2)(v))(x).asnumpy(), want)
+    assert ops.vmap(lambda r: ms.Tensor(r, ms.float32))(x).dtype == ms.float32
+    # no gradient through the copy, as in eager mode
+    g = ops.grad(lambda v: (ms.Tensor(v) * v).sum())(ms.Tensor(np.array([1.0, 2.0])))
+    np.testing.assert_array_equal(g.asnumpy(), [1.0, 2.0])

@@ -84,6 +84,22 @@ _TRACED_BY = {"ReverseTracer": "grad/vjp (reverse mode)", "ForwardTracer": "jvp 
               "GraphTracer": "GRAPH-mode tracing"}
 
 
+def _traced_copy(source: "Tensor", dtype: Any) -> Any:
+    """``Tensor(source)`` of a value that vmap, grad, jvp or jet traces: that value, cut from
+    the derivatives as an eager copy is (``stop_gradient``), so that under vmap each example
+    keeps its own value (the tracer's array is one example's metadata only). A GRAPH-mode
+    value is left to ``_follow_graph``: None."""
+    from ..core.primitive import graph_tracing
+    from ..prims import shape as S
+
+    if source._trace is graph_tracing():
+        return None
+    value = S.stop_gradient(source)
+    if dtype is not None:
+        value = S.cast(value, dtype=mstype.to_numpy(dtype, "Tensor"))
+    return value
+
+
 def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
     """``Tensor(source)`` while a GRAPH-mode function is traced: ``new`` stands for
     ``source``'s graph value (cast to ``dtype``), so the compiled function computes it from
@@ -120,8 +136,18 @@ class Tensor:
     _trace = None  # plain tensors belong to no trace (tracers override this)
     __array_priority__ = 100  # make ``ndarray * Tensor`` call Tensor.__rmul__
 
+    def __new__(cls, input_data: Any = None, dtype: Any = None, *args: Any,
+                **kwargs: Any) -> "Tensor":
+        if cls is Tensor and getattr(input_data, "_trace", None) is not None:
+            traced = _traced_copy(input_data, dtype)
+            if traced is not None:
+                return traced
+        return object.__new__(cls)
+
     def __init__(self, input_data: Any = None, dtype: Any = None, shape: Any = None,
                  init: Any = None, const_arg: bool = False) -> None:
+        if self._trace is not None:
+            return  # a traced value that __new__ gave back (see _traced_copy)
         from ..context import array_module
 
         xp = array_module()
