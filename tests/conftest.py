@@ -133,3 +133,13 @@ def standin_gpu() -> Iterator[object]:
         remove_standin(saved)
         _use_device(before)
         primitive.check_devices = checking or before == "GPU"
+
+
+@pytest.fixture(params=[1, 0], ids=["pynative", "graph"])
+def mode(request) -> Iterator[int]:
+    """Run a test in PYNATIVE (1) and in GRAPH (0) mode; PYNATIVE again afterwards."""
+    import mindgrad as ms
+
+    ms.set_context(mode=request.param)
+    yield request.param
+    ms.set_context(mode=ms.PYNATIVE_MODE)

@@ -122,3 +122,8 @@ def run_in_mode(f: Callable, *args: Any) -> Any:
         np.testing.assert_array_equal(a.asnumpy(), b.asnumpy())
     assert compiled.graphs, "not compiled"
     return second
+
+
+def f32(v: Any) -> "ms.Tensor":
+    """A float32 Tensor of ``v`` (the tests' shorthand)."""
+    return ms.Tensor(np.array(v, np.float32))

@@ -10,6 +10,8 @@ import mindgrad as ms
 from mindgrad import Parameter, Tensor, nn, ops
 from mindgrad.ops import composite as C
 
+from gradcheck import f32
+
 grad_all = C.GradOperation(get_all=True)
 
 
@@ -18,10 +20,6 @@ def graph_checked():
     ms.set_context(mode=ms.GRAPH_MODE, check_bprop=True)
     yield
     ms.set_context(mode=ms.PYNATIVE_MODE, check_bprop=False)
-
-
-def f32(v) -> Tensor:
-    return Tensor(np.array(v, np.float32))
 
 
 class WrongCount(nn.Cell):

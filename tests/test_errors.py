@@ -12,9 +12,7 @@ from mindgrad import nn, ops
 from mindgrad import Parameter, ParameterTuple, Tensor
 from mindgrad.core.primitive import Primitive, active, graphs, state
 
-
-def f32(v) -> Tensor:
-    return Tensor(np.array(v, np.float32))
+from gradcheck import f32
 
 
 class Net(nn.Cell):
@@ -37,13 +35,6 @@ class GradCell(nn.Cell):
 
     def construct(self, *args):
         return self.make(self.net)(*args)
-
-
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=ms.PYNATIVE_MODE)
 
 
 @pytest.fixture

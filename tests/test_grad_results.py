@@ -10,18 +10,7 @@ import pytest
 import mindgrad as ms
 from mindgrad import Parameter, Tensor, nn, ops
 
-from gradcheck import check_grads, run_in_mode
-
-
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-def f32(v) -> Tensor:
-    return Tensor(np.array(v, np.float32))
+from gradcheck import check_grads, f32, run_in_mode
 
 
 class _ReturnsWeight(nn.Cell):

@@ -7,20 +7,9 @@ import numpy as np
 import pytest
 
 import mindgrad as ms
-from mindgrad import Tensor, nn, ops
+from mindgrad import nn, ops
 
-from gradcheck import run_in_mode
-
-
-@pytest.fixture(params=[ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-def mode(request):
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-def f32(v) -> Tensor:
-    return Tensor(np.array(v, np.float32))
+from gradcheck import f32, run_in_mode
 
 
 def test_tensor_hook_on_an_intermediate_replaces_its_gradient(mode):

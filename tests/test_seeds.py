@@ -22,6 +22,8 @@ import mindgrad as ms
 from mindgrad import nn, ops
 from mindgrad import Parameter, Tensor
 
+from gradcheck import f32
+
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 SEEDS = SHARED / "conformance" / "seeds"
 SEED_NAMES = sorted(p.stem for p in SEEDS.glob("*.py")) if SEEDS.is_dir() else []
@@ -61,15 +63,6 @@ def test_seed_script(name: str) -> None:
 
 
 # --- 2. the same computations, in-process --------------------------------------------------
-@pytest.fixture(params=[ms.GRAPH_MODE, ms.PYNATIVE_MODE], ids=["graph", "pynative"])
-def mode(request):
-    ms.set_context(mode=request.param)
-    yield request.param
-    ms.set_context(mode=ms.PYNATIVE_MODE)
-
-
-def f32(v) -> Tensor:
-    return Tensor(np.array(v, np.float32))
 
 
 X = [[0.8, 0.6, 0.2], [1.8, 1.3, 1.1]]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 
 from ..prims import arith as A
 from ..prims import shape as S

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-from ..ad.api import forward, vectorize
+from ..ad.api import forward
 from ..ad.laplacian import laplacian_call
 from ..ad.taylor import taylor_call
 from ..core.tree import flatten, unflatten

@@ -13,7 +13,6 @@ from ..core.primitive import Deferred, Primitive
 from ._util import checked_binary, filled_view, xp_of
 from . import shape as S
 from . import unary as U
-from . import compare as C
 
 
 def _cotangents(x, y, gx, gy) -> list:

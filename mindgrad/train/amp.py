@@ -176,17 +176,8 @@ def _config_for(level: str) -> dict:
             "loss_scale_manager": DynamicLossScaleManager() if level == "O2" else None}
 
 
-class _WithLossCellFp32(Cell):
+class _WithLossCellFp32(WithLossCell):
     """``loss_fn(float32(backbone(data)), float32(label))`` for a float16 backbone."""
-
-    def __init__(self, backbone: Cell, loss_fn: Cell) -> None:
-        super().__init__(auto_prefix=False)
-        self._backbone = backbone
-        self._loss_fn = loss_fn
-
-    @property
-    def backbone_network(self) -> Cell:
-        return self._backbone
 
     def construct(self, data: Any, label: Any) -> Any:
         out = self._backbone(data)
