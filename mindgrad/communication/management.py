@@ -173,31 +173,30 @@ def _local_of(group: str, what: str) -> Any:
     return comm.Split_type(_State.mpi.COMM_TYPE_SHARED, key=comm.rank)
 
 
+def _local_attr(group: str, who: str, attr: str, before_init: int) -> int:
+    """``attr`` ("rank" or "size") of ``group``'s communicator among the processes on
+    this machine (``before_init`` until ``init``)."""
+    _check_group(who, group)
+    if not GlobalComm.INITED:
+        return before_init
+    local = _local_of(group, who)
+    value = getattr(local, attr)
+    if local is not _State.local:
+        local.Free()
+    return value
+
+
 def get_local_rank(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """This process's rank among ``group``'s processes on the same machine (0 before
     ``init``). For a group other than the world every member must call it together (it
     splits the group's communicator by machine)."""
-    _check_group("get_local_rank", group)
-    if not GlobalComm.INITED:
-        return 0
-    local = _local_of(group, "get_local_rank")
-    rank = local.rank
-    if local is not _State.local:
-        local.Free()
-    return rank
+    return _local_attr(group, "get_local_rank", "rank", 0)
 
 
 def get_local_rank_size(group: str = GlobalComm.WORLD_COMM_GROUP) -> int:
     """How many of ``group``'s processes run on this machine (1 before ``init``); for a
     group other than the world, called by every member together."""
-    _check_group("get_local_rank_size", group)
-    if not GlobalComm.INITED:
-        return 1
-    local = _local_of(group, "get_local_rank_size")
-    size = local.size
-    if local is not _State.local:
-        local.Free()
-    return size
+    return _local_attr(group, "get_local_rank_size", "size", 1)
 
 
 def create_group(group: str, rank_ids: list, options: Any = None) -> None:

@@ -68,13 +68,11 @@ def read_idx(path: str, name: str) -> np.ndarray:
     return np.frombuffer(raw, dtype, offset=head).reshape(dims).astype(dtype.newbyteorder("="))
 
 
-class MnistDataset(MappableSource):
-    """MNIST from its four IDX files in ``dataset_dir`` (``train-images-idx3-ubyte``,
-    ``train-labels-idx1-ubyte``, ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte``).
-    Columns: ``image`` uint8 (28, 28, 1), ``label`` uint32. ``usage``: "train", "test" or
-    "all" (the default: the test files, then the training files, as MindSpore orders them)."""
+class _UsageFolderSource(MappableSource):
+    """A source reading the standard files of a folder, split by ``usage`` ("train",
+    "test" or "all"); its columns are ``_COLUMNS``."""
 
-    _PREFIX = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}  # test first, as MindSpore reads them
+    _COLUMNS = ["image", "label"]
 
     def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: Any = None,
                  num_parallel_workers: int | None = None, shuffle: Any = None,
@@ -86,7 +84,16 @@ class MnistDataset(MappableSource):
         self._data: tuple | None = None
 
     def get_col_names(self):
-        return ["image", "label"]
+        return list(self._COLUMNS)
+
+
+class MnistDataset(_UsageFolderSource):
+    """MNIST from its four IDX files in ``dataset_dir`` (``train-images-idx3-ubyte``,
+    ``train-labels-idx1-ubyte``, ``t10k-images-idx3-ubyte``, ``t10k-labels-idx1-ubyte``).
+    Columns: ``image`` uint8 (28, 28, 1), ``label`` uint32. ``usage``: "train", "test" or
+    "all" (the default: the test files, then the training files, as MindSpore orders them)."""
+
+    _PREFIX = {"train": ["train"], "test": ["t10k"], "all": ["t10k", "train"]}  # test first, as MindSpore reads them
 
     def _files(self) -> list[tuple[str, str]]:
         """The (images, labels) file pairs to read. "all" reads the pairs present (a folder
@@ -143,25 +150,12 @@ class FashionMnistDataset(MnistDataset):
     """Fashion-MNIST: the same IDX files and columns as ``MnistDataset``."""
 
 
-class Cifar10Dataset(MappableSource):
+class Cifar10Dataset(_UsageFolderSource):
     """CIFAR-10, binary version: ``data_batch_*.bin`` (train) and ``test_batch.bin`` (test)
     in ``dataset_dir``, each record a label byte and a 32x32x3 image stored channel-first.
     Columns: ``image`` uint8 (32, 32, 3) (height, width, channel), ``label`` uint32."""
 
     _LABELS = 1
-    _COLUMNS = ["image", "label"]
-
-    def __init__(self, dataset_dir: str, usage: str | None = None, num_samples: Any = None,
-                 num_parallel_workers: int | None = None, shuffle: Any = None,
-                 sampler: Any = None, num_shards: Any = None, shard_id: Any = None,
-                 cache: Any = None) -> None:
-        super().__init__(num_samples, shuffle, sampler, num_shards, shard_id)
-        self.dataset_dir = _check_dir(self._name, dataset_dir)
-        self.usage = _check_usage(self._name, usage, ("train", "test", "all"))
-        self._data: tuple | None = None
-
-    def get_col_names(self):
-        return list(self._COLUMNS)
 
     def _file_names(self, usage: str) -> list[str]:
         names = sorted(os.listdir(self.dataset_dir))

@@ -51,14 +51,7 @@ class _PerClass(EvaluationBase):
     def update(self, *inputs: Any) -> None:
         """``update(y_pred, y)``."""
         who = type(self).__name__
-        self._check_count(inputs, 2, "predicted value, true value")
-        y_pred = self._convert_data(inputs[0])
-        y = self._convert_data(inputs[1])
-        if self._type == "classification":
-            y = labels_of(y_pred, y)
-        self._check_shape(y_pred, y)
-        self._check_value(y_pred, y)
-        classes = self._check_classes(y_pred)
+        y_pred, y, classes = self._checked_inputs(inputs)
         if self._type == "classification":
             y_pred, y = _onehot_pair(y_pred, y, classes, who)
         else:

@@ -96,6 +96,18 @@ class EvaluationBase(Metric):
                             f"{list(_EVAL_TYPES)}, but got {eval_type!r}.")
         self._type = eval_type
 
+    def _checked_inputs(self, inputs: tuple) -> tuple[np.ndarray, np.ndarray, int]:
+        """``update(y_pred, y)``'s inputs as arrays (a one-hot ``y`` as labels for
+        classification), checked, with the class count."""
+        self._check_count(inputs, 2, "predicted value, true value")
+        y_pred = self._convert_data(inputs[0])
+        y = self._convert_data(inputs[1])
+        if self._type == "classification":
+            y = labels_of(y_pred, y)
+        self._check_shape(y_pred, y)
+        self._check_value(y_pred, y)
+        return y_pred, y, self._check_classes(y_pred)
+
     def _check_shape(self, y_pred: np.ndarray, y: np.ndarray) -> None:
         who = type(self).__name__
         if self._type == "classification":
