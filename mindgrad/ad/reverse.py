@@ -101,7 +101,7 @@ class ReverseTrace(Trace):
         if self.paused:
             return out
         multiple = isinstance(out, (tuple, list))
-        prim = Primitive(name, fun, multiple_results=multiple)
+        prim = Primitive(name, fun, multiple_results=multiple, register=False)
         prim.vjp_all = lambda g, ans, *xs, **_: bwd(xs, ans, g)
         return self._record(prim, {}, ids, primals, tuple(out) if multiple else out)
 

@@ -33,7 +33,12 @@ class Primitive:
 
     def __init__(self, name: str, impl: Callable, *, expr: str | None = None,
                  multiple_results: bool = False, nondiff: bool = False,
-                 effect: bool = False) -> None:
+                 effect: bool = False, register: bool = True) -> None:
+        if register:
+            if name in _registry:
+                raise ValueError(f"A primitive named {name!r} is already registered "
+                                 f"({_registry[name]!r}); primitive names are unique.")
+            _registry[name] = self
         self.name = name
         self.impl = impl
         self.expr = expr  # optional inline Python template for graph code generation
@@ -52,6 +57,16 @@ class Primitive:
 
     def __repr__(self) -> str:
         return f"Primitive({self.name})"
+
+
+_registry: dict[str, Primitive] = {}
+
+
+def registered() -> dict[str, Primitive]:
+    """Every primitive defined so far, by name (what the primitive test table walks).
+    Primitives made per call (``register=False``: a custom VJP, a test's throwaway) are not
+    listed."""
+    return dict(_registry)
 
 
 class Deferred:
