@@ -80,11 +80,10 @@ def parse_args(argv=None):
     p.add_argument("--threads", type=int, default=1, help="BLAS threads (default 1)")
     p.add_argument("--quick", action="store_true",
                    help="a short run: 1000 Adam steps at 512 points, 800 L-BFGS iterations "
-                        "at 1024 points (+ 4 x 128)")
+                        "at 1024 points (+ 4 x 256)")
     args = p.parse_args(argv)
     if args.quick:
         args.adam_steps, args.points, args.lbfgs_iters, args.lbfgs_points = 1000, 512, 800, 1024
-        args.rar_points = 128
     return args
 
 

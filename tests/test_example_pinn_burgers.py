@@ -1,7 +1,7 @@
 """examples/pinn_burgers.py: its Cole-Hopf reference against an independent finite-volume
 solution (method of lines, scipy's solve_ivp), and the script run as a user would (a
-subprocess): the short run must reach a relative L2 error of 5e-2 and write its plot;
-(marked slow) the full run as well."""
+subprocess): the short run must reach a relative L2 error of 0.1 and write its plot;
+(marked slow) the full run must reach 5e-2."""
 from __future__ import annotations
 
 import importlib.util
@@ -74,8 +74,9 @@ def run_example(tmp_path, *args, timeout):
 
 def test_quick_run_solves_burgers(tmp_path):
     proc, err, out = run_example(tmp_path, "--quick", timeout=300)
-    # this run measures 1.5e-2 (3e-1 after its Adam phase)
-    assert err <= 5e-2, proc.stdout
+    # this run measures 1.8e-2 (2.8e-1 after its Adam phase, about 0.6 untrained); seeds 1 to
+    # 3 gave 2.0e-2 to 6.9e-2: the short L-BFGS phase does not always find the shock
+    assert err <= 0.1, proc.stdout
     assert re.search(r"1000 Adam steps, [1-9]\d* L-BFGS iterations", proc.stdout)
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
