@@ -15,6 +15,7 @@ from . import compare as C
 from . import structural as S
 from .structural import add_if
 from ._util import xp_of
+from .compare import _select_impl
 
 
 # --- Taylor rules of unary functions (normalized coefficients x_k = x^(k)/k!) ----------------
@@ -240,7 +241,6 @@ def _leaky_relu_impl(x, alpha):
         return xp.minimum(x, xp.multiply(x, alpha))
     if alpha == 0:
         return _relu_impl(x)
-    from .compare import _select_impl
 
     return _select_impl(xp.greater(x, 0), x, xp.multiply(x, alpha))
 
