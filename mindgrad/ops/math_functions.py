@@ -11,9 +11,9 @@ from typing import Any
 
 import numpy as np
 
-from ..common import dtype as mstype
-from ..common.tensor import Tensor
-from ..prims import shape as S
+from ..core import dtype as mstype
+from ..core.tensor import Tensor
+from ..prims import structural as S
 from . import functional as F
 from .functional import _composite
 from .random_ops import draw
