@@ -1,20 +1,21 @@
 """The Tensor methods of the operator catalogue (``x.sort()``, ``x.topk(2)``, ``x.tril()``,
 ``x.new_zeros(...)``, ...), each the function of ``mindgrad.ops`` of the same name with
-MindSpore's method arguments. They are installed on ``Tensor`` when ``mindgrad.ops`` is
-imported (the Tensor class lives below the operators)."""
+MindSpore's method arguments. ``install`` puts them on ``Tensor`` (the Tensor class lives
+below the operators): the methods the name table (``names.py``) lists, which are the
+functions themselves, and the ones written here, whose arguments differ from the
+function's. ``mindgrad.ops`` calls it once, when it is imported."""
 from __future__ import annotations
 
-from typing import Any
+from types import FunctionType
+from typing import Any, Callable
 
 import numpy as np
 
 from ..common import dtype as mstype
 from ..common.tensor import Tensor
-from . import array_functions as AF
+from . import families, names
 from . import functional as F
 from . import linalg_functions as LF
-from . import nn_functions as NF
-from . import random_ops as RO
 from . import sorting as SO
 
 
@@ -64,47 +65,14 @@ def _mT(self):
     return F.swapaxes(self, -1, -2)
 
 
+_MT = property(_mT)
+
+# methods with arguments of their own (MindSpore's method names and defaults)
 _METHODS: dict[str, Any] = {
-    "sort": lambda self, axis=-1, descending=False: SO.sort(self, axis, descending),
-    "argsort": lambda self, axis=-1, descending=False: SO.argsort(self, axis, descending),
-    "topk": lambda self, k, dim=None, largest=True, sorted=True:
-        SO.topk(self, k, dim, largest, sorted),
-    "gather_elements": lambda self, dim, index: SO.gather_elements(self, dim, index),
-    "cummax": lambda self, axis: SO.cummax(self, axis),
-    "cummin": lambda self, axis: SO.cummin(self, axis),
-    "logcumsumexp": lambda self, axis: SO.logcumsumexp(self, axis),
     "searchsorted": _searchsorted,
-    "slogdet": lambda self: LF.slogdet(self),
-    "matrix_power": lambda self, n: LF.matrix_power(self, n),
-    "mm": lambda self, mat2: LF.mm(self, mat2),
     "bmm": lambda self, mat2: F.batch_matmul(self, mat2),
-    "inner": lambda self, other: LF.inner(self, other),
-    "addmm": lambda self, mat1, mat2, *, beta=1, alpha=1: LF.addmm(self, mat1, mat2, beta=beta,
-                                                                  alpha=alpha),
-    "kron": lambda self, other: LF.kron(self, other),
     "trace": _trace,
-    "tril": lambda self, diagonal=0: AF.tril(self, diagonal),
-    "triu": lambda self, diagonal=0: AF.triu(self, diagonal),
-    "diag": lambda self: AF.diag(self),
-    "narrow": lambda self, axis, start, length: AF.narrow(self, axis, start, length),
-    "masked_select": lambda self, mask: AF.masked_select(self, mask),
-    "nonzero": lambda self, *, as_tuple=False: AF.nonzero(self, as_tuple=as_tuple),
-    "argwhere": lambda self: AF.argwhere(self),
-    "count_nonzero": lambda self, axis=(), keep_dims=False, dtype=mstype.int32:
-        AF.count_nonzero(self, axis, keep_dims, dtype),
-    "lerp": lambda self, end, weight: AF.lerp(self, end, weight),
-    "logaddexp": lambda self, other: AF.logaddexp(self, other),
-    "xlogy": lambda self, other: AF.xlogy(self, other),
-    "isposinf": lambda self: AF.isposinf(self),
-    "isneginf": lambda self: AF.isneginf(self),
-    "movedim": lambda self, source, destination: AF.movedim(self, source, destination),
-    "moveaxis": lambda self, source, destination: AF.movedim(self, source, destination),
     "swapdims": lambda self, dim0, dim1: F.swapaxes(self, dim0, dim1),
-    "chunk": lambda self, chunks, axis=0: AF.chunk(self, chunks, axis),
-    "unbind": lambda self, dim=0: AF.unbind(self, dim),
-    "hardshrink": lambda self, lambd=0.5: NF.hardshrink(self, lambd),
-    "multinomial": lambda self, num_samples, replacement=True, seed=None:
-        RO.multinomial(self, num_samples, replacement, seed),
     "new_zeros": _new(0),
     "new_ones": _new(1),
     "new_full": _new_full,
@@ -120,29 +88,6 @@ _METHODS: dict[str, Any] = {
     "nelement": lambda self: self.size,
     "ndimension": lambda self: self.ndim,
 }
-
-
-# methods that are the function of the same name with the tensor as its first argument
-_FORWARDED = ("absolute", "addcdiv", "addcmul", "addmv", "addr", "adjoint", "amax", "amin",
-              "arctan2", "bitwise_and", "bitwise_or", "bitwise_xor", "cholesky", "copysign",
-              "deg2rad", "diff", "divide", "dot", "dsplit", "fliplr", "flipud", "float_power",
-              "fmax", "fmin", "fmod", "frac", "ger", "heaviside", "hsplit", "hypot", "isfinite",
-              "isinf", "isnan", "logaddexp2", "logdet", "logit", "matrix_determinant", "msort",
-              "multiply", "nan_to_num", "nanmean", "nansum", "negative", "positive", "rad2deg",
-              "repeat_interleave", "rot90", "scatter", "sgn", "signbit", "sinc", "split",
-              "subtract", "svd", "tensor_split", "true_divide", "trunc", "vsplit", "is_complex",
-              "diagonal", "roll", "cross")
-
-
-def _forward(name: str) -> Any:
-    from importlib import import_module
-
-    fn = getattr(import_module(__package__), name)
-
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__doc__ = f"``ops.{name}(self, ...)``."
-    return method
 
 
 def _shape_of_other(op: str):
@@ -166,24 +111,43 @@ _METHODS.update({
 })
 
 
-def install() -> list:
-    """Add the methods Tensor does not have yet; return their names."""
+def _direct(fn: Callable) -> Callable:
+    """``fn`` itself as a method when it is a plain Python function (``x.m(...)`` is then
+    ``fn(x, ...)`` with no call in between), else a method calling it."""
+    if isinstance(fn, FunctionType):
+        return fn
+
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = getattr(fn, "__name__", "method")
+    return method
+
+
+def _set(cls: type, name: str, method: Any) -> None:
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+    if owner is not None and vars(owner)[name] is not method:
+        raise TypeError(f"Tensor method {name!r} is both defined by {owner.__name__} and "
+                        f"installed by mindgrad.ops: one of the two must go.")
+    setattr(cls, name, method)
+
+
+def install(cls: type = Tensor) -> list:
+    """Put the methods of the operator catalogue on ``cls`` (the Tensor class): those the
+    name table (``names.py``) lists, each its function itself, and the ones written here.
+    Called once, by ``mindgrad.ops`` when it is imported; a row added to the table later
+    gets its methods then. Returns the names installed."""
     added = []
+
+    def define(row: names.Row) -> None:
+        for name in row.method:
+            _set(cls, name, _direct(families.function(row.name)))
+            added.append(name)
+
+    names.each_row(define)
     for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            fn.__name__ = fn.__qualname__ = name
-            setattr(Tensor, name, fn)
-            added.append(name)
-    for name in _FORWARDED:
-        if not hasattr(Tensor, name):
-            fn = _forward(name)
-            fn.__name__ = fn.__qualname__ = name
-            setattr(Tensor, name, fn)
-            added.append(name)
-    if not hasattr(Tensor, "mT"):
-        Tensor.mT = property(_mT)
-        added.append("mT")
+        fn.__name__ = fn.__qualname__ = name
+        _set(cls, name, fn)
+        added.append(name)
+    _set(cls, "mT", _MT)
+    added.append("mT")
     return added
-
-
-INSTALLED = install()

@@ -16,6 +16,8 @@ from ...common import tensor as _tensor_module
 from ...core.primitive import bind as _bind
 from ...prims import arith as _arith
 from ...prims import shape as S  # noqa: F401  (``F.S``: used by Tensor.copy)
+from .. import names as _names
+from . import elementwise
 from ._args import (_axes, _axis, _broadcast_shapes, _composite, _flag,  # noqa: F401
                     _float_param, _in_dtype, _int_tensor, _is_int, _operand, _public_names,
                     _shape_arg, _sizes, _tensor, promote_scalar)
@@ -32,6 +34,17 @@ from .linalg import *  # noqa: F401,F403
 from .conv import *  # noqa: F401,F403
 
 __all__ = _public_names(globals())
+
+
+def _publish(row: _names.Row) -> None:
+    # a row added to the name table later (names.add): its function joins this module too
+    for name in (row.name, *row.alias):
+        if name in elementwise.__all__ and name not in __all__:
+            globals()[name] = getattr(elementwise, name)
+            __all__.append(name)
+
+
+_names.each_row(_publish)
 
 _tensor_module.F = __import__(__name__, fromlist=["_"])
 _tensor_module._P = _arith

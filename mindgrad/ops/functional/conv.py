@@ -10,7 +10,6 @@ from ...common.tensor import Tensor
 from ...prims import arith as A
 from ...prims import shape as S
 from ...prims import conv as CV
-
 from ._args import _public_names, _tensor
 from .elementwise import div
 

@@ -13,196 +13,28 @@ from ...prims import arith as A
 from ...prims import compare as C
 from ...prims import shape as S
 from ...prims import unary as U
-
 from ._args import (_binary, _broadcast_shapes, _check_bounds, _composite, _float_param,
                     _in_dtype, _in_dtype_of, _number, _operand, _public_names, _tensor, _unary,
                     promote_scalar)
+from .. import names
 from .creation import cast
 
 
-add = _binary(A.add, "add", promote=True)
-
-
-sub = _binary(A.sub, "sub", promote=True)
-
-
-mul = _binary(A.mul, "mul", promote=True)
-
-
-div = _binary(A.div, "div", promote=True)
-
-
-# x / y with 0 where y == 0
-div_no_nan = _binary(A.div_no_nan, "div_no_nan", promote=True)
-
-
-maximum = _binary(A.maximum, "maximum", promote=True)
-
-
-minimum = _binary(A.minimum, "minimum", promote=True)
-
-
-floor_div = _binary(A.floor_div, "floor_div", promote=True)
-
-
-floor_mod = _binary(A.floor_mod, "floor_mod", promote=True)
-
-
-# the truncated remainder (np.fmod: the sign of x); MindSpore's ops.fmod and ops.Mod
-fmod = _binary(A.mod, "fmod", promote=True)
-
-
-atan2 = _binary(A.atan2, "atan2", promote=True)
-
-
-equal = _binary(C.equal, "equal")
-
-
-not_equal = _binary(C.not_equal, "not_equal")
-
-
-less = _binary(C.less, "less")
-
-
-less_equal = _binary(C.less_equal, "less_equal")
-
-
-greater = _binary(C.greater, "greater")
-
-
-greater_equal = _binary(C.greater_equal, "greater_equal")
-
-
-logical_and = _binary(C.logical_and, "logical_and")
-
-
-logical_or = _binary(C.logical_or, "logical_or")
-
-
-logical_xor = _binary(C.logical_xor, "logical_xor")
-
-
-logical_not = _unary(C.logical_not, "logical_not")
-
-
-isnan = _unary(C.isnan, "isnan")
-
-
-isinf = _unary(C.isinf, "isinf")
-
-
-isfinite = _unary(C.isfinite, "isfinite")
-
-
-realdiv = truediv = divide = div
-
-
-multiply, subtract = mul, sub
-
-
-ge, gt, le, lt, eq, ne = greater_equal, greater, less_equal, less, equal, not_equal
-
-
-floordiv = floor_divide = floor_div
-
-
-floormod = remainder = floor_mod
-
-
-neg = _unary(A.neg, "neg")
-
-
-negative = neg
-
-
-exp = _unary(U.exp, "exp")
-
-
-log = _unary(U.log, "log")
-
-
-sin = _unary(U.sin, "sin")
-
-
-cos = _unary(U.cos, "cos")
-
-
-tan = _unary(U.tan, "tan")
-
-
-sinh = _unary(U.sinh, "sinh")
-
-
-cosh = _unary(U.cosh, "cosh")
-
-
-tanh = _unary(U.tanh, "tanh")
-
-
-asin = _unary(U.asin, "asin")
-
-
-acos = _unary(U.acos, "acos")
-
-
-atan = _unary(U.atan, "atan")
-
-
-asinh = _unary(U.asinh, "asinh")
-
-
-acosh = _unary(U.acosh, "acosh")
-
-
-atanh = _unary(U.atanh, "atanh")
-
-
-arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
-
-
-sqrt = _unary(U.sqrt, "sqrt")
-
-
-rsqrt = _unary(U.rsqrt, "rsqrt")
-
-
-square = _unary(U.square, "square")
-
-
-reciprocal = _unary(U.reciprocal, "reciprocal")
-
-
-abs = _unary(U.abs_, "abs")
-
-
-absolute = abs
-
-
-expm1 = _unary(U.expm1, "expm1")
-
-
-log1p = _unary(U.log1p, "log1p")
-
-
-erf = _unary(U.erf, "erf")
-
-
-sigmoid = _unary(U.sigmoid, "sigmoid")
-
-
-relu = _unary(U.relu, "relu")
-
-
-sign = _unary(U.sign, "sign")
-
-
-floor = _unary(U.floor, "floor")
-
-
-ceil = _unary(U.ceil, "ceil")
-
-
-round = _unary(U.round_, "round")
+def _define(row: names.Row) -> None:
+    """The function of a row of the name table that has a primitive (``unary_op``,
+    ``binary_op``, ``arith_op``), under its name and its aliases."""
+    if row.prim is None:
+        return
+    fn = _unary(row.prim, row.name) if row.kind == "unary" else \
+        _binary(row.prim, row.name, promote=row.kind == "arith")
+    for name in (row.name, *row.alias):
+        globals()[name] = fn
+        if "__all__" in globals() and name not in __all__:
+            __all__.append(name)
+
+
+# add, sub, ..., sin, exp, ..., relu: the elementwise operators of the name table
+names.each_row(_define)
 
 
 def pow(input: Any, exponent: Any) -> Tensor:
@@ -213,18 +45,6 @@ def pow(input: Any, exponent: Any) -> Tensor:
 
 
 power = pow
-
-
-exp2 = _unary(U.exp2, "exp2")
-
-
-log2 = _unary(U.log2, "log2")
-
-
-log10 = _unary(U.log10, "log10")
-
-
-erfc = _unary(U.erfc, "erfc")
 
 
 @_composite
@@ -246,10 +66,6 @@ def softplus(input: Any, beta: float = 1, threshold: float = 20) -> Tensor:
     bx = x if beta == 1 else mul(x, beta)
     soft = U.softplus(bx) if beta == 1 else div(U.softplus(bx), beta)
     return C.select(greater(bx, threshold), x, soft)
-
-
-# min(max(x, 0), 6); the gradient passes where 0 < x < 6
-relu6 = _unary(U.relu6, "relu6")
 
 
 def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:

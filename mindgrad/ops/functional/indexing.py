@@ -14,7 +14,6 @@ from ...common.tensor import Tensor
 from ...prims import compare as C
 from ...prims import shape as S
 from ...prims import indexing as IX
-
 from ._args import (_axis, _composite, _converted, _int_tensor, _is_int, _near, _public_names,
                     _sizes, _tensor)
 from .creation import cast

@@ -22,7 +22,6 @@ from ...prims import indexing as IX
 from ...prims import linalg_ext as LX
 from ...prims import products as PR
 from ...prims import reduce_fused as RF
-
 from ._args import (_axes, _axis, _axis_given, _composite, _flag, _in_dtype, _is_int, _near,
                     _public_names, _tensor)
 from .creation import arange, cast, ones_like, zeros_like

@@ -11,7 +11,6 @@ import numpy as np
 from ...common.tensor import Tensor
 from ...prims import shape as S
 from ...prims import indexing as IX
-
 from ._args import _axes, _axis, _is_int, _public_names, _shape_arg, _sizes, _tensor
 
 
