@@ -20,7 +20,7 @@ from .nn_functions import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
 from . import families, names, tensor_methods  # noqa: E402
-from ..common.tensor import Tensor as _Tensor  # noqa: E402
+from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
 # the one step that adds the operator catalogue's methods to Tensor (which lives below ops)
 tensor_methods.install(_Tensor)

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _composite
 from .functional.linalg import tensor_dot  # noqa: F401  (ops.tensor_dot, built on there)

@@ -10,10 +10,10 @@ from typing import Any
 
 import numpy as np
 
-from ..common import dtype as mstype
-from ..common.tensor import Tensor
+from ..core import dtype as mstype
+from ..core.tensor import Tensor
 from ..prims import indexing as IX
-from ..prims import shape as S
+from ..prims import structural as S
 from . import functional as F
 from .functional import _composite
 from .random_ops import draw

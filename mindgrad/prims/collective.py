@@ -21,7 +21,7 @@ from ..communication.management import communicator, get_rank
 from ..core.primitive import Primitive
 from . import arith as A
 from . import compare as C
-from . import shape as S
+from . import structural as S
 
 REDUCE_OPS = ("sum", "max", "min", "prod", "avg")
 

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core.primitive import Primitive
 from ._util import xp_of
-from . import shape as S
+from . import structural as S
 from .linalg_ext import blas_ready
 
 

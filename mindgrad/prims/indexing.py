@@ -15,7 +15,8 @@ import numpy as np
 from ..core.primitive import Primitive, graph_tracing
 from ._util import last_writes, scatter_sums, xp_of
 from . import compare as C
-from . import shape as S
+from . import structural as S
+from . import getitem as G
 
 
 # --- pad ----------------------------------------------------------------------------------
@@ -36,15 +37,14 @@ def _pad_impl(x, paddings, value):
 pad = Primitive("Pad", _pad_impl)
 # The constant border does not depend on x: the cotangent is the inner block of g.
 pad.vjp = (lambda g, ans, x, paddings, value:
-           S.getitem(g, index=inner_index(paddings, S.shape_of(x))),)
+           G.getitem(g, index=inner_index(paddings, S.shape_of(x))),)
 pad.jvp = (lambda t, ans, x, paddings, value: pad(t, paddings=paddings, value=0),)
 
 
 def _batch_pad(args, dims, paddings, value):
     # the batch axis in front, not padded
-    from . import batch_rules as B
 
-    return pad(B.to_front(args[0], dims[0]), paddings=((0, 0),) + tuple(paddings),
+    return pad(S.to_front(args[0], dims[0]), paddings=((0, 0),) + tuple(paddings),
                value=value), 0
 
 
@@ -57,7 +57,7 @@ def shift(x: Any, axis: int, step: int, fill: float) -> Any:
     n = S.shape_of(x)[axis]
     ndim = len(S.shape_of(x))
     keep = slice(0, n - 1) if step > 0 else slice(1, n)
-    part = S.getitem(x, index=(slice(None),) * axis + (keep,))
+    part = G.getitem(x, index=(slice(None),) * axis + (keep,))
     pads = tuple(((1, 0) if step > 0 else (0, 1)) if i == axis else (0, 0) for i in range(ndim))
     return pad(part, paddings=pads, value=fill)
 

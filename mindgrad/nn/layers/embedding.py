@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.initializer import initializer
 from ...common.parameter import Parameter
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...ops import functional as F
 from ...prims import indexing as IX
-from ...prims import shape as S
+from ...prims import structural as S
 from .._helpers import one_hot_mask
 from ..cell import Cell
 from .basic import check_positive_int

@@ -11,10 +11,10 @@ from typing import Any, Callable
 import numpy as np
 
 from ...common import dtype_rules as _rules
-from ...common.tensor import Tensor
-from ...common.device import device_of as _device_of, to_device as _to_device
-from ...core import primitive as _primitive
-from ...prims import shape as S
+from ...core.tensor import Tensor
+from ...core.device import device_of as _device_of, to_device as _to_device
+from ...core import device as _device
+from ...prims import structural as S
 
 
 def _operand(x: Any, op: str, arg: str = "x") -> Any:
@@ -39,7 +39,7 @@ def _near(t: Any, ref: Any) -> Any:
     """``t``, just made from Python or NumPy data, on the device of the tensor ``ref`` it
     meets (data goes with the tensor, wherever ``device_target`` puts new tensors). Only
     once CuPy is in use; before, every array is a NumPy one."""
-    if _primitive.check_devices and isinstance(ref, Tensor) and isinstance(t, Tensor):
+    if _device.mixed and isinstance(ref, Tensor) and isinstance(t, Tensor):
         want = _device_of(ref._data)
         if _device_of(t._data) != want:
             return Tensor._wrap(_to_device(t._data, want, "Tensor"))

@@ -6,9 +6,9 @@ from typing import Any
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...prims import arith as A
-from ...prims import shape as S
+from ...prims import structural as S
 from ...prims import conv as CV
 from ._args import _public_names, _tensor
 from .elementwise import div

@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ...common import dtype as mstype
-from ...common.tensor import Tensor
-from ...prims import shape as S
+from ...core import dtype as mstype
+from ...core.tensor import Tensor
+from ...prims import structural as S
 from ._args import _is_int, _number, _public_names, _scalar_value, _shape_arg, _sizes, _tensor
 
 

@@ -6,12 +6,12 @@ import builtins
 import math
 from typing import Any
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common import dtype_rules as _rules
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...prims import arith as A
 from ...prims import compare as C
-from ...prims import shape as S
+from ...prims import structural as S
 from ...prims import unary as U
 from ._args import (_binary, _broadcast_shapes, _check_bounds, _composite, _float_param,
                     _in_dtype, _in_dtype_of, _number, _operand, _public_names, _tensor, _unary,
@@ -80,7 +80,7 @@ def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """x where x > 0, alpha * (e^x - 1) elsewhere."""
     x = _in_dtype(_tensor(x, "elu"), "elu", "x")
-    return U.elu(x, alpha=_float_param(alpha, "elu", "alpha"))
+    return A.elu(x, alpha=_float_param(alpha, "elu", "alpha"))
 
 
 @_composite

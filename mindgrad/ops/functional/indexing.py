@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.parameter import Parameter as _Parameter  # (not one of the operators)
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...prims import compare as C
-from ...prims import shape as S
+from ...prims import getitem as G
+from ...prims import structural as S
 from ...prims import indexing as IX
 from ._args import (_axis, _composite, _converted, _int_tensor, _is_int, _near, _public_names,
                     _sizes, _tensor)
@@ -22,10 +23,10 @@ from .creation import cast
 def _index_part(i: Any, arrays: list, x: Tensor) -> Any:
     if isinstance(i, Tensor):
         arrays.append(i)
-        return S.ArraySlot(len(arrays) - 1)
+        return G.ArraySlot(len(arrays) - 1)
     if isinstance(i, (list, np.ndarray)):
         arrays.append(_near(_converted(i, "getitem", "index"), x))
-        return S.ArraySlot(len(arrays) - 1)
+        return G.ArraySlot(len(arrays) - 1)
     if isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis:
         return int(i) if isinstance(i, np.integer) else i
     if isinstance(i, bool):
@@ -43,7 +44,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
         template = tuple(_index_part(i, arrays, x) for i in index)
     else:
         template = _index_part(index, arrays, x)
-    return S.getitem(x, *arrays, index=template)
+    return G.getitem(x, *arrays, index=template)
 
 
 def _setitem_value(value: Any, dt: np.dtype, x: Tensor) -> Tensor:
@@ -75,10 +76,10 @@ def _setitem(x: Tensor, index: Any, value: Any) -> Tensor:
     v = _setitem_value(value, x._data.dtype, x)
     vs = v.shape
     if vs and vs[0] == 1:  # NumPy and MindSpore drop extra leading 1s of the value
-        extra = len(vs) - S.target_rank(x.ndim, template, tuple(arrays))
+        extra = len(vs) - G.target_rank(x.ndim, template, tuple(arrays))
         if extra > 0 and builtins.all(d == 1 for d in vs[:extra]):
             v = S.reshape(v, shape=vs[extra:])
-    return S.setitem(x, v, *arrays, index=template)
+    return G.setitem(x, v, *arrays, index=template)
 
 
 def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
@@ -92,14 +93,14 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     if idx.dtype.np_dtype.kind not in "iu":
         raise TypeError(f"For 'gather', 'input_indices' must be an integer Tensor, but got "
                         f"{idx.dtype}.")
-    index = (slice(None),) * a + (S.ArraySlot(0),)
+    index = (slice(None),) * a + (G.ArraySlot(0),)
     if IX.is_eager(idx) and isinstance(idx._data, np.ndarray):
         try:  # NumPy's own bounds check finds a bad index at no cost (CuPy has none)
-            return S.getitem(x, idx, index=index)
+            return G.getitem(x, idx, index=index)
         except IndexError:
             _gather_indices(x, idx, a)  # raises the clear message
             raise
-    return S.getitem(x, _gather_indices(x, idx, a), index=index)
+    return G.getitem(x, _gather_indices(x, idx, a), index=index)
 
 
 def _gather_indices(x: Tensor, idx: Tensor, axis: int) -> Tensor:
@@ -123,7 +124,7 @@ def index_select(input: Any, axis: int, index: Any) -> Tensor:
     idx = IX.checked_indices(idx, x.shape[a], "index_select", "each value of 'index'",
                              what=f" (axis {a} of an input of shape {list(x.shape)})",
                              error=IndexError)
-    return S.getitem(x, idx, index=(slice(None),) * a + (S.ArraySlot(0),))
+    return G.getitem(x, idx, index=(slice(None),) * a + (G.ArraySlot(0),))
 
 
 def gather_nd(input_x: Any, indices: Any) -> Tensor:

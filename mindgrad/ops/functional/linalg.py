@@ -8,9 +8,9 @@ from typing import Any
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...prims import linalg as L
-from ...prims import shape as S
+from ...prims import structural as S
 from ...prims import linalg_ext as LX
 from ._args import _axis, _composite, _flag, _in_dtype, _is_int, _public_names, _tensor
 from .shape import reshape, transpose

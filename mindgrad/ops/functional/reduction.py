@@ -9,14 +9,14 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common import dtype_rules as _rules
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...core.primitive import Tracer as _Tracer
 from ...prims import arith as A
 from ...prims import compare as C
 from ...prims import reduce as R
-from ...prims import shape as S
+from ...prims import structural as S
 from ...prims import unary as U
 from ...prims import indexing as IX
 from ...prims import linalg_ext as LX

@@ -8,8 +8,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ...common.tensor import Tensor
-from ...prims import shape as S
+from ...core.tensor import Tensor
+from ...prims import getitem as G
+from ...prims import structural as S
 from ...prims import indexing as IX
 from ._args import _axes, _axis, _is_int, _public_names, _shape_arg, _sizes, _tensor
 
@@ -229,7 +230,7 @@ def flip(x: Any, dims: Any) -> Tensor:
         return x
     axes = _axes(dims, x.ndim, "flip") or tuple(range(x.ndim))
     index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))
-    return S.getitem(x, index=index)
+    return G.getitem(x, index=index)
 
 
 def _pad_pairs(padding: Any, ndim: int, op: str) -> list:
@@ -268,7 +269,7 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
         if builtins.any(c.stop <= c.start for c in crop):
             raise ValueError(f"For 'pad', negative padding {padding!r} removes the whole of an "
                              f"axis of the input of shape {list(x.shape)}.")
-        x = S.getitem(x, index=crop)
+        x = G.getitem(x, index=crop)
     pos = tuple((builtins.max(lo, 0), builtins.max(hi, 0)) for lo, hi in pairs)
     if not builtins.any(lo or hi for lo, hi in pos):
         return x
@@ -288,7 +289,7 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
                              f"the size {n} of axis {a}.")
         # the source position of every output position along this axis, as NumPy pads
         src = np.pad(np.arange(n), (lo, hi), mode=_PAD_MODES[mode])
-        x = S.getitem(x, Tensor(src), index=(slice(None),) * a + (S.ArraySlot(0),))
+        x = G.getitem(x, Tensor(src), index=(slice(None),) * a + (G.ArraySlot(0),))
     return x
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import inspect
 from typing import Any, Callable
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from .. import families, names
 from .. import functional as F
 from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
