@@ -13,6 +13,7 @@ import numpy as np
 
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
+from ..prims import structural as S
 from . import families, names
 from . import functional as F
 from . import linalg_functions as LF
@@ -111,6 +112,104 @@ _METHODS.update({
 })
 
 
+class _Methods:
+    """The methods written out here (their arguments are not the function's), put on
+    Tensor by ``install`` under the same names."""
+
+    def float(self): return F.cast(self, mstype.float32)
+    def int(self): return F.cast(self, mstype.int32)
+    def sum(self, axis=None, keepdims=False, dtype=None):
+        out = F.reduce_sum(self, axis, keepdims)
+        return out if dtype is None else F.cast(out, dtype)
+    def max(self, axis=None, keepdims=False): return F.reduce_max(self, axis, keepdims)
+    def min(self, axis=None, keepdims=False): return F.reduce_min(self, axis, keepdims)
+    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims)
+    def reshape(self, *shape):
+        return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int)
+                         else shape)
+    def view(self, *shape):
+        """The same elements in a new shape; or, given a dtype, the same bytes read as that
+        dtype (the last axis rescaled by the ratio of the item sizes; no gradient)."""
+        if len(shape) == 1 and isinstance(shape[0], mstype.DType):
+            to = mstype.to_numpy(shape[0], "view")
+            a = self._data
+            if a.ndim == 0 and to.itemsize != a.dtype.itemsize or a.ndim and \
+                    (a.shape[-1] * a.dtype.itemsize) % to.itemsize:
+                raise ValueError(f"For 'view', a tensor of shape {list(self.shape)} and dtype "
+                                 f"{self.dtype} can not be read as {shape[0]}.")
+            xp_a = a if a.flags.c_contiguous else a.copy()
+            return Tensor._wrap(xp_a.view(to))
+        return self.reshape(*shape)
+    def flatten(self, start_dim=0, end_dim=-1, *, order=None):
+        """Join axes ``start_dim`` to ``end_dim`` (all of them by default). MindSpore's other
+        form ``flatten(order='C', *, start_dim=0, end_dim=-1)`` works too; 'F' order joins
+        the axes of the transposed tensor."""
+        if isinstance(start_dim, str):
+            order, start_dim = start_dim, 0
+        if order not in (None, "C", "F"):
+            raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}.")
+        return F.flatten(F.transpose(self) if order == "F" else self, start_dim, end_dim)
+    def ravel(self): return F.reshape(self, (-1,))
+    def transpose(self, *axes):
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        return F.transpose(self, tuple(axes) if axes else None)
+    def permute(self, *axes): return self.transpose(*axes)
+    @property
+    def T(self): return F.transpose(self, None)
+    def swapaxes(self, a, b): return F.swapaxes(self, a, b)
+    def unsqueeze(self, dim=None, *, axis=None):
+        return F.expand_dims(self, axis if dim is None else dim)
+    def expand_as(self, other): return F.broadcast_to(self, other.shape)
+    def pow(self, e): return F.pow(self, e)
+    def matmul(self, o): return F.matmul(self, o)
+    def clip(self, lo=None, hi=None): return F.clamp(self, lo, hi)
+    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+        return F.norm(self, ord, dim, keepdim, dtype=dtype)
+    def cumsum(self, axis=None, dtype=None):  # axis None: over the flattened tensor
+        return F.cumsum(self, axis, dtype) if axis is not None else \
+            F.cumsum(F.reshape(self, (-1,)), 0, dtype)
+    def tile(self, *reps):
+        """``tile(2)``, ``tile(2, 2)`` and ``tile((2, 2))`` alike."""
+        if len(reps) == 1 and not isinstance(reps[0], int):
+            reps = reps[0]
+        return F.tile(self, reps)
+    def copy(self):
+        """A copy with its own array; differentiable (the identity's gradient)."""
+        out = S.reshape(self, shape=self.shape)
+        if type(out) is Tensor:  # eager: an array of its own (a reshape may be a view)
+            out._data = out._data.copy()
+        return out
+    def fill(self, value): return F.fill(self.dtype, self.shape, value)
+    def zeros_like(self): return F.zeros_like(self)
+    def ones_like(self): return F.ones_like(self)
+    def add(self, other): return F.add(self, other)
+    def mul(self, value): return F.mul(self, value)
+    def div(self, value): return F.div(self, value)
+    def remainder(self, divisor): return F.remainder(self, divisor)
+    def floor_divide(self, value): return F.floor_div(self, value)
+    def maximum(self, other): return F.maximum(self, other)
+    def minimum(self, other): return F.minimum(self, other)
+    def atan2(self, other): return F.atan2(self, other)
+    def equal(self, other): return F.equal(self, other)
+    def not_equal(self, other): return F.not_equal(self, other)
+    def greater(self, other): return F.greater(self, other)
+    def greater_equal(self, other): return F.greater_equal(self, other)
+    def less(self, other): return F.less(self, other)
+    def less_equal(self, other): return F.less_equal(self, other)
+    eq, ne, gt, ge, lt, le = equal, not_equal, greater, greater_equal, less, less_equal
+    def logical_and(self, other): return F.logical_and(self, other)
+    def logical_or(self, other): return F.logical_or(self, other)
+    def logical_xor(self, other): return F.logical_xor(self, other)
+    def isclose(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return F.isclose(self, x2, rtol, atol, equal_nan)
+    def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        return F.logsumexp(self, dim, keepdim if keepdims is None else keepdims, axis=axis)
+    def softmax(self, axis, dtype=None): return F.softmax(self, axis, dtype=dtype)
+    def gather(self, input_indices, axis): return F.gather(self, input_indices, axis)
+    def outer(self, vec2): return F.outer(self, vec2)
+
+
 def _direct(fn: Callable) -> Callable:
     """``fn`` itself as a method when it is a plain Python function (``x.m(...)`` is then
     ``fn(x, ...)`` with no call in between), else a method calling it."""
@@ -146,6 +245,14 @@ def install(cls: type = Tensor) -> list:
     names.each_row(define)
     for name, fn in _METHODS.items():
         fn.__name__ = fn.__qualname__ = name
+        _set(cls, name, fn)
+        added.append(name)
+    for name, fn in vars(_Methods).items():
+        if name.startswith("__"):
+            continue
+        if isinstance(fn, FunctionType) and fn.__qualname__.startswith("_Methods."):
+            # Python's own argument errors name it as before (``Tensor.sum() got ...``)
+            fn.__qualname__ = f"Tensor.{fn.__name__}"
         _set(cls, name, fn)
         added.append(name)
     _set(cls, "mT", _MT)

@@ -15,7 +15,6 @@ from typing import Any
 from ...core import tensor as _tensor_module
 from ...core.primitive import bind as _bind
 from ...prims import arith as _arith
-from ...prims import structural as S  # noqa: F401  (``F.S``: used by Tensor.copy)
 from .. import names as _names
 from . import elementwise
 from ._args import (_axes, _axis, _broadcast_shapes, _composite, _flag,  # noqa: F401
