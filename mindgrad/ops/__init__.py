@@ -22,8 +22,17 @@ from .sorting import *  # noqa: F401,F403
 from . import families, names, tensor_methods  # noqa: E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
-# the one step that adds the operator catalogue's methods to Tensor (which lives below ops)
+# the one step that links Tensor (which lives below ops) to the front end: its operators
+# and the operator catalogue's methods
 tensor_methods.install(_Tensor)
+
+# MindSpore's ``ops.functional`` (``F``) also holds the transformations and structure helpers,
+# which are built on it (in ``composite``, ``taylor`` and ``multitype``)
+for _name in ("grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian",
+              "vmap", "jet", "derivative", "laplacian", "linearize", "GradOperation", "HyperMap",
+              "Map", "MultitypeFuncGraph", "partial"):
+    setattr(functional, _name, globals()[_name])
+del _name
 
 
 def _publish(row: names.Row) -> None:

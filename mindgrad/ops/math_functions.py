@@ -14,9 +14,12 @@ from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from ..prims import indexing as IX
 from ..prims import structural as S
+from ..prims.random import draw
 from . import functional as F
 from .functional import _composite
-from .random_ops import draw
+from .array_functions import logaddexp
+from .random_ops import _seed
+from .sorting import sort
 
 _PI = math.pi
 
@@ -186,8 +189,6 @@ def rad2deg(x: Any) -> Tensor:
 @_composite
 def logaddexp2(input: Any, other: Any) -> Tensor:
     """``log2(2**input + 2**other)``."""
-    from .array_functions import logaddexp
-
     ln2 = math.log(2.0)
     x, y = _floats2(input, other, "logaddexp2")
     return F.div(logaddexp(F.mul(x, ln2), F.mul(y, ln2)), ln2)
@@ -468,8 +469,6 @@ def meshgrid(*inputs: Any, indexing: str = "xy") -> tuple:
 @_composite
 def msort(input: Any) -> Tensor:
     """``input`` sorted along axis 0."""
-    from .sorting import sort
-
     return sort(input, 0)[0]
 
 
@@ -514,8 +513,6 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: Any = None)
         return x
     if p == 1:
         return F.mul(x, 0.0)
-    from .random_ops import _seed
-
     u = draw(shape=x.shape, kind="uniform", dtype=x._data.dtype, seed=_seed(seed, "dropout"))
     keep = F.cast(F.greater_equal(u, float(p)), x.dtype)
     return F.mul(x, F.mul(keep, 1.0 / (1.0 - p)))

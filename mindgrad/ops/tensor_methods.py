@@ -12,7 +12,10 @@ from typing import Any, Callable
 import numpy as np
 
 from ..core import dtype as mstype
+from ..core import tensor as tensor_module
+from ..core.primitive import bind
 from ..core.tensor import Tensor
+from ..prims import arith as A
 from ..prims import structural as S
 from . import families, names
 from . import functional as F
@@ -234,7 +237,12 @@ def install(cls: type = Tensor) -> list:
     """Put the methods of the operator catalogue on ``cls`` (the Tensor class): those the
     name table (``names.py``) lists, each its function itself, and the ones written here.
     Called once, by ``mindgrad.ops`` when it is imported; a row added to the table later
-    gets its methods then. Returns the names installed."""
+    gets its methods then. Returns the names installed.
+
+    It also gives the Tensor module the front end its operators (``x + y``, ``x[i]``, ...)
+    and ``Tensor(traced)`` call: ``ops.functional`` (``F``), with the primitive ``add``,
+    ``sub``, ... (``_P``) and ``bind`` that the fast paths of ``+ - * /`` use."""
+    tensor_module.F, tensor_module._P, tensor_module._bind = F, A, bind
     added = []
 
     def define(row: names.Row) -> None:

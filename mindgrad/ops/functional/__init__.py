@@ -1,7 +1,9 @@
 """MindSpore's functional operators (``ops.sin``, ``ops.matmul``, ...), the module
 ``mindspore.ops.functional``. Each validates and normalizes its arguments, then binds a
 primitive; composite operators (mean, softmax, ...) are written in terms of primitives so
-that they are differentiable to any order.
+that they are differentiable to any order. MindSpore's ``ops.functional`` also holds the
+transformations (``grad``, ``vmap``, ``jet``, ``HyperMap``, ...): they are built on this
+module, so ``mindgrad.ops`` adds them to it once they are defined.
 
 One module per family: ``elementwise`` (arithmetic, comparisons, math functions,
 activations, clipping), ``creation`` (dtype, constants, ``arange``, ...), ``shape``,
@@ -9,12 +11,6 @@ activations, clipping), ``creation`` (dtype, constants, ``arange``, ...), ``shap
 (convolution and pooling); ``_args`` holds the argument checks they share."""
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
-from ...core import tensor as _tensor_module
-from ...core.primitive import bind as _bind
-from ...prims import arith as _arith
 from .. import names as _names
 from . import elementwise
 from ._args import (_axes, _axis, _broadcast_shapes, _composite, _flag,  # noqa: F401
@@ -44,20 +40,3 @@ def _publish(row: _names.Row) -> None:
 
 
 _names.each_row(_publish)
-
-_tensor_module.F = __import__(__name__, fromlist=["_"])
-_tensor_module._P = _arith
-_tensor_module._bind = _bind
-
-# MindSpore's ``ops.functional`` (``F``) also holds the transformations and structure helpers.
-# They are built on this module (in ``composite``, ``taylor`` and ``multitype``), so they are
-# looked up in the package on first use rather than imported here.
-_FROM_PACKAGE = frozenset({"grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacfwd", "jacrev",
-                           "hessian", "vmap", "jet", "derivative", "laplacian", "linearize",
-                           "GradOperation", "HyperMap", "Map", "MultitypeFuncGraph", "partial"})
-
-
-def __getattr__(name: str) -> Any:
-    if name in _FROM_PACKAGE:
-        return getattr(importlib.import_module(__name__.rpartition(".")[0]), name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
