@@ -11,7 +11,7 @@ import numpy as np
 from ..core.hooks import leaf_hooks
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
-from ..core.primitive import (graph_tracing, graphs, pop_trace, push_trace, substitute,
+from ..core.primitive import (graph_tracing, pop_trace, push_trace, substitute,
                               substitution, unsubstitute)
 from ..core.tree import flatten, tree_map
 from ..prims import structural as S

@@ -84,7 +84,7 @@ class BatchTrace(Trace):
         if prim.batch is not None:
             out, odim = prim.batch(vals, dims, **params)
         else:
-            out, odim = _loop(prim, vals, dims, params, self.size)
+            out, odim = per_example(prim, vals, dims, params, self.size)
         if prim.multiple_results:
             return tuple(self.new_tracer(o, odim) for o in out)
         return self.new_tracer(out, odim)
@@ -106,7 +106,7 @@ class BatchTrace(Trace):
         return S.moveaxis(val, bdim, out_axis)
 
 
-def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
+def per_example(prim: Primitive, vals: list, dims: list, params: dict, size: int,
           hint: str = "") -> tuple:
     """Fallback for primitives without a batch rule: apply per element, then stack.
     ``hint`` says why results of different shapes would arise, for the error."""

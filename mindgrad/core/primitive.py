@@ -152,7 +152,6 @@ class Tracer(Tensor):
         """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
         the same trace), so this object stays the one the trace and the user hold."""
         if type(new) is not type(self) or new._trace is not self._trace:
-            from .tensor import rebind_error
 
             raise rebind_error(self, new)
         before_change(self)

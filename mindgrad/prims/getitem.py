@@ -16,6 +16,8 @@ from ..core.primitive import Primitive
 from ._util import last_writes, scatter_sums, xp_of
 from .structural import dtype_of, reshape, shape_of, unbroadcast, zeros_like
 from . import structural as S
+from . import compare as C
+from ..ad.batching import per_example
 
 
 # --- getitem and index_add ------------------------------------------------------------------
@@ -268,7 +270,6 @@ def _setitem_value_vjp(g, ans, x, value, *arrays, index):
     kept writes when integer indices repeat), summed over the axes it was broadcast along."""
     picked = getitem(g, *arrays, index=index)
     if any(dtype_of(a).kind in "iu" for a in arrays):
-        from . import compare as C
 
         won = setitem_winners(*arrays, index=index, shape=shape_of(x))
         picked = C.select(won, picked, zeros_like(picked))
@@ -372,9 +373,8 @@ def _batch_getitem(args, dims, index):
     x, arrays, xd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):  # per-example shapes that depend on the values
-        from ..ad.batching import _loop
 
-        return _loop(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
+        return per_example(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
     new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims,
                                                  _example_ndim(x, xd), size, xd is not None)
     if x_axis is not None:
@@ -386,9 +386,8 @@ def _batch_index_add(args, dims, index, shape):
     g, arrays, gd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):
-        from ..ad.batching import _loop
 
-        return _loop(index_add, list(args), list(dims), {"index": index, "shape": shape}, size)
+        return per_example(index_add, list(args), list(dims), {"index": index, "shape": shape}, size)
     # the transpose of the batched getitem of a batched value of ``shape``
     new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, len(shape), size, True)
     g = S.broadcast_batch(g, size) if gd is None else g
@@ -402,9 +401,8 @@ def _batch_setitem(args, dims, index):
     xd, vd, adims = dims[0], dims[1], tuple(dims[2:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):
-        from ..ad.batching import _loop
 
-        return _loop(setitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
+        return per_example(setitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
     ndim = _example_ndim(x, xd)
     rank = target_rank(ndim, index, arrays, adims)  # of one example's x[index]
     # the batched x[index] has one example's target shape with the batch axis at out_axis

@@ -31,6 +31,8 @@ from . import arith as A
 from . import reduce as R
 from . import structural as S
 from .linalg import matmul, swap_last
+from ..core.tensor import Tensor
+from ..ad.batching import per_example
 
 
 # --- einsum -------------------------------------------------------------------------------
@@ -156,7 +158,6 @@ def _einsum_operand_ct(g, ans, operands, equation: str, i: int):
 
 
 def _eye(n: int, dtype, like):
-    from ..core.tensor import Tensor
 
     return Tensor._wrap(xp_of(getattr(like, "_data", like)).eye(n, dtype=dtype))
 
@@ -267,7 +268,6 @@ cholesky = Primitive("Cholesky", _cholesky_impl)
 def _masks(n: int, dtype, like):
     """Constant (n, n) masks: the lower triangle with its diagonal halved (Phi), the strictly
     lower triangle, and the lower triangle with the diagonal."""
-    from ..core.tensor import Tensor
 
     xp = xp_of(getattr(like, "_data", like))
     strict = xp.tril(xp.ones((n, n), dtype=dtype), -1)
@@ -437,9 +437,8 @@ def _batch_einsum(args, dims, equation):
     label = next((c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                   if c not in equation), None)
     if label is None:  # every label taken: one contraction per example
-        from ..ad.batching import _loop
 
-        return _loop(einsum, list(args), list(dims), {"equation": equation},
+        return per_example(einsum, list(args), list(dims), {"equation": equation},
                      next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None))
     moved, new_subs = [], []
     for a, d, s in zip(args, dims, subs):

@@ -30,6 +30,7 @@ from . import arith as A
 from . import reduce as R
 from . import structural as S
 from .indexing import shift
+from ..ad.taylor import from_jvp
 
 
 # --- linrec: r_k = b_k + a_k * r_{k-1} (or r_{k+1} when reverse) ---------------------------
@@ -342,7 +343,6 @@ prod_others.batch = lambda args, dims, axis: (
 def _from_jvp(prim):
     """Taylor mode through the primitive's own forward rules (the generic construction)."""
     def rule(primals, series, **params):
-        from ..ad.taylor import from_jvp
 
         return from_jvp(prim)(primals, series, **params)
 

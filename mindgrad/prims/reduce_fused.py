@@ -17,6 +17,8 @@ from ._util import xp_of
 from . import arith as A
 from . import reduce as R
 from . import structural as S
+from . import unary as U
+from ..ad.taylor import taylor_call
 
 
 # --- sums of squares: var and the 2-norm ----------------------------------------------------
@@ -126,7 +128,6 @@ reduce_norm.jvp = (lambda t, ans, x, axis, keepdims:
 
 
 def _norm_composite(x, axis, keepdims):
-    from . import unary as U
 
     return U.sqrt(R.reduce_sum(A.mul(x, x), axis=axis, keepdims=keepdims))
 
@@ -158,7 +159,6 @@ softmax.jvp = (lambda t, ans, x, axis: _softmax_lin(t, ans, axis),)
 
 
 def _softmax_composite(x, axis):
-    from . import unary as U
 
     e = U.exp(A.sub(x, S.stop_gradient(R.reduce_max(x, axis=axis, keepdims=True))))
     return A.div(e, R.reduce_sum(e, axis=axis, keepdims=True))
@@ -185,7 +185,6 @@ softmax.batch = lambda args, dims, axis: (
 def _via(composite):
     """Taylor mode through the composite the primitive stands for (the same function)."""
     def rule(primals, series, **params):
-        from ..ad.taylor import taylor_call
 
         return taylor_call(lambda x: composite(x, **params), primals, series,
                            S.series_order(series))

@@ -12,7 +12,6 @@ rule (``elementwise``, ``to_front``, ``shift_axis``) and of Taylor rule (``linea
 ``additive``, ``bilinear``: the forward Laplacian reads their ``kind``)."""
 from __future__ import annotations
 
-import math
 from typing import Any, Callable
 
 import numpy as np
@@ -624,3 +623,19 @@ sub.taylor = additive(-1)
 mul.taylor = bilinear(mul)
 div.taylor = div_rule
 neg.taylor = linear(neg)
+
+
+# --- custom reverse rules -------------------------------------------------------------------
+def _recorded_only(*args, bwd, name):
+    raise RuntimeError(f"The custom-VJP call of {name} is only recorded by reverse mode, "
+                       f"never run as an operation.")
+
+
+# A function with a user-given reverse rule (a Cell's ``bprop``, ``custom_vjp``), as reverse
+# mode records it: the function itself runs operation by operation beneath, and this entry
+# on the tape applies ``bwd(inputs, output, output cotangent)`` on the way back.
+custom_vjp = Primitive("CustomVJP", _recorded_only)
+custom_vjp.vjp_all = lambda g, ans, *xs, bwd, name: bwd(xs, ans, g)
+custom_vjp_multi = Primitive("CustomVJPMulti", _recorded_only, multiple_results=True)
+custom_vjp_multi.vjp_all = lambda g, ans, *xs, bwd, name: bwd(xs, ans, g)
+
