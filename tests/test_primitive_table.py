@@ -1,0 +1,265 @@
+"""The checks the primitive table (``tests/primitive_table.py``) drives, for every row:
+
+- forward value, shape and dtype against the NumPy reference, in float64, float32 and
+  float16 (a float input keeps its dtype; inputs are never modified);
+- forward and reverse derivatives against central differences (``gradcheck.check_grads``,
+  float64), to order 2 in CI and order 3 with ``-m slow``; float32 derivatives keep float32
+  and agree with float64; ``jacfwd`` / ``jacrev`` against numerical Jacobians;
+- GRAPH mode (compiled) equal to PYNATIVE, forward and gradients;
+- vmap against a Python loop over the examples (every input mapped, only the first one
+  mapped, and per-example gradients);
+- jet (Taylor mode) along a line ``x + t u`` against nested forward-mode derivatives (order 2
+  in CI, order 4 with ``-m slow``).
+
+The registry walk (``primitive_table.walk``) is tested at the end: every registered
+primitive has a row or a written exemption and the rules it should have.
+"""
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import mindgrad as ms
+from mindgrad import ops
+from mindgrad.core.tree import flatten
+
+from conftest import real_gpu
+from gradcheck import check_graph_matches, check_grads
+from primitive_table import CASES, IDS, REFUSED, Case
+
+CI_ORDER = 2  # derivative orders checked in CI; the rest run with -m slow
+DIFF = [c for c in CASES if c.diff]
+DIFF_IDS = [c.name for c in DIFF]
+SLOW = [c for c in DIFF if c.order > CI_ORDER]
+
+
+def _inputs(case: Case, dtype=np.float64, seed: int = 0) -> list:
+    """The row's inputs, float ones in ``dtype`` (integer and boolean ones as they are)."""
+    arrays = [np.asarray(a) for a in case.gen(np.random.default_rng(seed))]
+    return [a.astype(dtype) if a.dtype.kind == "f" else a for a in arrays]
+
+
+def _outs(x) -> list:
+    return flatten(x)[0]
+
+
+def _as_list(want) -> list:
+    return list(want) if isinstance(want, tuple) else [want]
+
+
+# --- forward values --------------------------------------------------------------------------
+TOL = {np.float64: 1e-12, np.float32: 2e-5, np.float16: 2e-2}
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32, np.float16], ids=["f64", "f32", "f16"])
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_forward_matches_numpy(case: Case, dtype) -> None:
+    arrays = _inputs(case, dtype)
+    if dtype == np.float16 and case.f16 == REFUSED:
+        with pytest.raises(TypeError, match="Float16"):
+            case.fn(*[ms.Tensor(a) for a in arrays])
+        return
+    if dtype == np.float16 and isinstance(case.f16, str):
+        pytest.skip(case.f16)
+    if dtype == np.float16 and real_gpu():
+        pytest.skip("CuPy's float16 kernels round differently")
+    got = _outs(case.fn(*[ms.Tensor(a) for a in arrays]))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # float16 references may overflow
+        in_dtype = _as_list(case.ref(*[a.copy() for a in arrays]))
+    want = _as_list(case.ref(*[a.astype(np.float64) if a.dtype.kind == "f" else a
+                                for a in arrays]))
+    assert len(got) == len(want)
+    for g, w, wd in zip(got, want, in_dtype):
+        w, wd = np.asarray(w), np.asarray(wd)
+        assert isinstance(g, ms.Tensor)
+        assert g.shape == w.shape, f"{case.name}: shape {g.shape} != {w.shape}"
+        # the reference's own dtype on inputs of this dtype: a float input keeps its dtype
+        assert g.asnumpy().dtype == wd.dtype, f"{case.name}: dtype {g.dtype} != {wd.dtype}"
+        tol = TOL[dtype]
+        scale = 1.0 if dtype == np.float64 else max(1.0, float(np.abs(w).max(initial=0.0)))
+        np.testing.assert_allclose(g.asnumpy().astype(np.float64), w, rtol=tol * 10,
+                                   atol=tol * 10 * scale)
+    for t, a in zip([ms.Tensor(a) for a in arrays], arrays):  # inputs are never modified
+        np.testing.assert_array_equal(t.asnumpy(), a)
+
+
+# --- derivatives against central differences -----------------------------------------------
+@pytest.mark.parametrize("case", DIFF, ids=DIFF_IDS)
+def test_derivatives_against_finite_differences(case: Case) -> None:
+    check_grads(case.fn, [ms.Tensor(a) for a in _inputs(case)], order=min(case.order, CI_ORDER))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", SLOW, ids=[c.name for c in SLOW])
+def test_third_order_derivatives_against_finite_differences(case: Case) -> None:
+    check_grads(case.fn, [ms.Tensor(a) for a in _inputs(case)], order=case.order)
+
+
+@pytest.mark.parametrize("case", DIFF, ids=DIFF_IDS)
+def test_float32_derivative_dtypes(case: Case) -> None:
+    a64 = [ms.Tensor(a) for a in _inputs(case, np.float64)]
+    a32 = [ms.Tensor(a) for a in _inputs(case, np.float32)]
+    rng = np.random.default_rng(1)
+    u = [rng.standard_normal(a.shape) for a in a64]
+    res = {}
+    for name, args in (("f32", a32), ("f64", a64)):
+        dt = args[0].asnumpy().dtype
+        out, tan = ops.jvp(case.fn, tuple(args), tuple(ms.Tensor(x.astype(dt)) for x in u))
+        for o, t in zip(_outs(out), _outs(tan)):
+            assert t.dtype == o.dtype and t.shape == o.shape
+        v = [ms.Tensor(np.ones(o.shape, o.asnumpy().dtype)) for o in _outs(out)]
+        _, vjp_fn = ops.vjp(case.fn, *args)
+        grads = vjp_fn(*v)
+        for g, a in zip(grads, args):
+            assert g.dtype == a.dtype and g.shape == a.shape
+        res[name] = [t.asnumpy() for t in _outs(tan)] + [g.asnumpy() for g in grads]
+    for g32, g64 in zip(res["f32"], res["f64"]):
+        np.testing.assert_allclose(g32.astype(np.float64), g64, rtol=2e-4, atol=2e-4)
+
+
+def _numerical_jacobians(fn, arrays, eps=1e-6) -> list:
+    """d out_k / d in_p by central differences: one (out.shape + in.shape) array per pair."""
+    outs = _outs(fn(*[ms.Tensor(a) for a in arrays]))
+    jac = [[np.zeros(o.shape + a.shape) for a in arrays] for o in outs]
+    for p, a in enumerate(arrays):
+        for idx in np.ndindex(a.shape):
+            hi, lo = [x.copy() for x in arrays], [x.copy() for x in arrays]
+            hi[p][idx] += eps
+            lo[p][idx] -= eps
+            fh = _outs(fn(*[ms.Tensor(x) for x in hi]))
+            fl = _outs(fn(*[ms.Tensor(x) for x in lo]))
+            for k, (h, l) in enumerate(zip(fh, fl)):
+                jac[k][p][(...,) + idx] = (h.asnumpy() - l.asnumpy()) / (2 * eps)
+    return jac
+
+
+@pytest.mark.parametrize("case", DIFF, ids=DIFF_IDS)
+def test_jacfwd_jacrev_against_finite_differences(case: Case) -> None:
+    arrays = _inputs(case)
+    args = [ms.Tensor(a) for a in arrays]
+    pos = tuple(range(len(args)))
+    want = _numerical_jacobians(case.fn, arrays)
+    multi = isinstance(case.fn(*args), tuple)
+    for jac in (ops.jacfwd, ops.jacrev):
+        got = jac(case.fn, pos)(*args)
+        per_out = list(got) if multi else [got]
+        assert len(per_out) == len(want)
+        for g_out, w_out in zip(per_out, want):
+            if len(pos) == 1:  # a 1-tuple position gives a bare Jacobian, as grad does
+                assert isinstance(g_out, ms.Tensor)
+                g_out = (g_out,)
+            assert isinstance(g_out, tuple) and len(g_out) == len(w_out)
+            for g, w in zip(g_out, w_out):
+                assert g.shape == w.shape, (jac.__name__, g.shape, w.shape)
+                np.testing.assert_allclose(g.asnumpy(), w, rtol=1e-6, atol=1e-6,
+                                           err_msg=jac.__name__)
+
+
+# --- GRAPH mode equals PYNATIVE --------------------------------------------------------------
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_graph_matches_pynative(case: Case) -> None:
+    args = [ms.Tensor(a) for a in _inputs(case)]
+    eager = _outs(case.fn(*args))
+    compiled = _outs(ms.jit(case.fn)(*args))
+    for e, c in zip(eager, compiled):
+        assert c.dtype == e.dtype and c.shape == e.shape
+        np.testing.assert_array_equal(c.asnumpy(), e.asnumpy())
+    if case.diff:
+        order = case.order if case.graph_order is None else case.graph_order
+        check_graph_matches(case.fn, args, order=min(order, CI_ORDER))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", SLOW, ids=[c.name for c in SLOW])
+def test_graph_matches_pynative_third_order(case: Case) -> None:
+    order = case.order if case.graph_order is None else case.graph_order
+    if order <= CI_ORDER:
+        pytest.skip("graph_order is checked in CI")
+    check_graph_matches(case.fn, [ms.Tensor(a) for a in _inputs(case)], order=order)
+
+
+# --- vmap against a loop ---------------------------------------------------------------------
+VMAP = [c for c in CASES if c.vmap]
+BATCH = 3
+
+
+def _stacked(case: Case) -> list:
+    """BATCH examples of the row's inputs (seeds 0, 1, ...) stacked on a new leading axis."""
+    per = [_inputs(case, seed=s) for s in range(BATCH)]
+    return [np.stack(col) for col in zip(*per)]
+
+
+def _loop(fn, stacked: list, in_axes: tuple) -> list:
+    """One call of ``fn`` per example, its outputs stacked: what vmap must give."""
+    rows = []
+    for b in range(BATCH):
+        args = [ms.Tensor(a if ax is None else a[b]) for a, ax in zip(stacked, in_axes)]
+        rows.append([o.asnumpy() for o in _outs(fn(*args))])
+    return [np.stack(col) for col in zip(*rows)]
+
+
+def _check_vmap(fn, stacked: list, in_axes: tuple, what: str) -> None:
+    got = _outs(ops.vmap(fn, in_axes=in_axes)(*[ms.Tensor(a) for a in stacked]))
+    want = _loop(fn, stacked, in_axes)
+    assert len(got) == len(want), what
+    for g, w in zip(got, want):
+        assert g.shape == w.shape and g.asnumpy().dtype == w.dtype, (what, g.shape, w.shape)
+        np.testing.assert_allclose(g.asnumpy(), w, rtol=1e-9, atol=1e-12, err_msg=what)
+
+
+@pytest.mark.parametrize("case", VMAP, ids=[c.name for c in VMAP])
+def test_vmap_matches_loop(case: Case) -> None:
+    stacked = _stacked(case)
+    n = len(stacked)
+    _check_vmap(case.fn, stacked, (0,) * n, "every input mapped")
+    if n > 1:  # the others shared by every example: a batch rule meets unbatched operands
+        first_only = [stacked[0]] + [a[0] for a in stacked[1:]]
+        _check_vmap(case.fn, first_only, (0,) + (None,) * (n - 1), "first input mapped")
+    if case.diff:  # per-example gradients: the batch rules of the derivative's primitives
+        weights = [ms.Tensor(np.random.default_rng(3).standard_normal(o.shape))
+                   for o in _outs(case.fn(*[ms.Tensor(a[0]) for a in stacked]))]
+
+        def loss(*xs):
+            return sum((o * w).sum() for o, w in zip(_outs(case.fn(*xs)), weights))
+
+        _check_vmap(ops.grad(loss, tuple(range(n))), stacked, (0,) * n, "per-example gradients")
+
+
+# --- jet against nested derivatives ----------------------------------------------------------
+JET = [c for c in DIFF if c.jet]
+
+
+def _check_jet(case: Case, order: int) -> None:
+    """The jet of ``t -> f(x + t u)``: its k-th output series is the k-th derivative in t,
+    which ``k`` nested forward-mode products give (checked against differences above)."""
+    args = [ms.Tensor(a) for a in _inputs(case)]
+    rng = np.random.default_rng(4)
+    u = [ms.Tensor(rng.standard_normal(a.shape)) for a in args]
+    series = [ms.Tensor(np.stack([ui.asnumpy()] + [np.zeros(ui.shape)] * (order - 1)))
+              for ui in u]
+    out, out_series = ops.jet(case.fn, tuple(args), tuple(series))
+    got_series = [out_series] if isinstance(out, ms.Tensor) else list(out_series)
+    want_out = _outs(case.fn(*args))
+    assert len(_outs(out)) == len(want_out)
+    for o, w in zip(_outs(out), want_out):
+        np.testing.assert_allclose(o.asnumpy(), w.asnumpy(), rtol=1e-12, atol=1e-12)
+    g = case.fn
+    for k in range(1, order + 1):
+        g = (lambda h: lambda *xs: ops.jvp(h, tuple(xs), tuple(u))[1])(g)
+        for s, w in zip(got_series, _outs(g(*args))):
+            np.testing.assert_allclose(s.asnumpy()[k - 1], w.asnumpy(), rtol=1e-8, atol=1e-9,
+                                       err_msg=f"{case.name}: order {k}")
+
+
+@pytest.mark.parametrize("case", JET, ids=[c.name for c in JET])
+def test_jet_matches_nested_derivatives(case: Case) -> None:
+    _check_jet(case, min(case.order, CI_ORDER))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", JET, ids=[c.name for c in JET])
+def test_jet_to_order_4(case: Case) -> None:
+    _check_jet(case, 4)
