@@ -9,24 +9,24 @@ __version__ = "0.1.0"
 
 import numpy as _np
 
-from .common import fp_warnings as _fp_warnings
+from .core import fp_warnings as _fp_warnings
 
 # NumPy's floating-point RuntimeWarnings (log of 0, overflow, ...) stay silent inside
 # mindgrad, as MindSpore computes inf and NaN silently; see common/fp_warnings.py.
 _fp_warnings.install()
 
 from . import context, runtime  # noqa: F401,E402
-from .common import dtype  # noqa: F401
-from .common.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
+from .core import dtype  # noqa: F401
+from .core.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                            float64, float_, half, int8, int16, int32, int64, int_, single,
                            uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
 from .ad.reverse import no_grad as _no_grad  # noqa: F401
 from .common import mutable  # noqa: F401
 from .common.parameter import Parameter, ParameterTuple  # noqa: F401
 from .common.random import set_seed  # noqa: F401
-from .common.serialization import (load_checkpoint, load_param_into_net,  # noqa: F401
+from .train.serialization import (load_checkpoint, load_param_into_net,  # noqa: F401
                                    save_checkpoint)
-from .common.tensor import Tensor  # noqa: F401
+from .core.tensor import Tensor  # noqa: F401
 from .context import (COMPATIBLE, GRAPH_MODE, LAX, PYNATIVE_MODE, STRICT,  # noqa: F401
                       get_context, set_context)
 from .common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: F401

@@ -14,9 +14,9 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from typing import Any
 
-from .common import dtype as mstype
+from .core import dtype as mstype
 from .common.parameter import Parameter
-from .common.tensor import Tensor
+from .core.tensor import Tensor
 from .core.tree import flatten, tree_map
 from .nn.loss_scale import grads_overflow
 from .ops import functional as F

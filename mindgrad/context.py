@@ -34,7 +34,7 @@ def _select_backend(target: str) -> None:
 
     xp = np
     if target in ("GPU", "Ascend"):
-        from .common.device import gpu_module
+        from .core.device import gpu_module
 
         xp = gpu_module() or np  # CuPy missing, or no CUDA device: fall back, as documented
         if xp is not np:

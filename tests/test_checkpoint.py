@@ -12,7 +12,7 @@ import pytest
 
 import mindgrad as ms
 from mindgrad import Parameter, Tensor, nn
-from mindgrad.common import serialization as ser
+from mindgrad.train import serialization as ser
 
 
 class Net(nn.Cell):

@@ -14,7 +14,7 @@ import pytest
 
 import mindgrad as ms
 from mindgrad import Tensor, nn
-from mindgrad.common import serialization as ser
+from mindgrad.train import serialization as ser
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXTURES = os.path.join(HERE, "fixtures")

@@ -17,7 +17,7 @@ import pytest
 
 import mindgrad as ms
 from mindgrad.common import checkpoint_files, checkpoint_proto
-from mindgrad.common import serialization as ser
+from mindgrad.train import serialization as ser
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 

@@ -94,7 +94,7 @@ def test_users_numpy_warnings_and_errors_stay() -> None:
 
 
 def test_the_filter_is_installed_once() -> None:
-    from mindgrad.common import fp_warnings
+    from mindgrad.core import fp_warnings
 
     fp_warnings.install()
     n = len(warnings.filters)

@@ -16,7 +16,7 @@ import pytest
 
 import mindgrad as ms
 from mindgrad import context, nn, ops
-from mindgrad.common import device as D
+from mindgrad.core import device as D
 
 RNG = np.random.default_rng(7)
 A = RNG.standard_normal((3, 4))

@@ -1,8 +1,8 @@
-"""Exact-string tests for mindgrad.common.printing (MindSpore 2.x str/repr)."""
+"""Exact-string tests for mindgrad.core.printing (MindSpore 2.x str/repr)."""
 import numpy as np
 import pytest
 
-from mindgrad.common.printing import format_repr, format_str
+from mindgrad.core.printing import format_repr, format_str
 
 f32 = np.float32
 

@@ -8,9 +8,9 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..common.hooks import leaf_hooks
+from ..core.hooks import leaf_hooks
 from ..common.parameter import Parameter
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import (graph_tracing, graphs, pop_trace, push_trace, substitute,
                               substitution, unsubstitute)
 from ..core.tree import flatten, tree_map

@@ -14,8 +14,8 @@ from __future__ import annotations
 import functools
 from typing import Any, Callable, Sequence
 
-from ..common.hooks import HookHandle, run_tensor_hooks
-from ..common.tensor import Tensor
+from ..core.hooks import HookHandle, run_tensor_hooks
+from ..core.tensor import Tensor
 from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
                               graphs, snapshot, state)
 from ..prims.arith import add

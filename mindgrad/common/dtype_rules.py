@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import dtype as mstype
+from ..core import dtype as mstype
 
 FLOAT32 = np.dtype(np.float32)
 # A bool tensor meeting a Python int in arithmetic (``mask + 1``) becomes int64.

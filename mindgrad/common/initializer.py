@@ -14,9 +14,9 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from . import dtype as mstype
+from ..core import dtype as mstype
 from .random import generator
-from .tensor import Tensor
+from ..core.tensor import Tensor
 
 _ALIASES: dict[str, type] = {}
 

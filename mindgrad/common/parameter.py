@@ -6,9 +6,9 @@ from typing import Any, Iterable
 import numpy as np
 
 from ..core.primitive import Tracer, before_change, graph_tracing, tracing
-from . import dtype as mstype
-from .device import device_of, to_device
-from .tensor import Tensor
+from ..core import dtype as mstype
+from ..core.device import device_of, to_device
+from ..core.tensor import Tensor
 
 _NAME_MAX_LEN = 1024  # MindSpore's limit on a Parameter's name
 

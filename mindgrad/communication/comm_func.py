@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..ops.operations.comm_ops import ReduceOp, check_group, check_op, check_tensor
 from ..prims import collective as P
 from .management import GlobalComm, communicator, get_group_size

@@ -13,7 +13,8 @@ from typing import Any
 # for something else (``mindspore.ops.function.grad`` would replace ``ops.grad``).
 _RENAMED = {
     "mindspore.common.api": "mindgrad.jit",
-    "mindspore.train.serialization": "mindgrad.common.serialization",
+    "mindspore.common.tensor": "mindgrad.core.tensor",
+    "mindspore.common.dtype": "mindgrad.core.dtype",
     "mindspore.ops.function": "mindgrad.compat.ops_function",
     "mindspore.ops.function.grad": "mindgrad.compat.ops_function.grad",
     "mindspore.ops.function.grad.grad_func": "mindgrad.compat.ops_function.grad.grad_func",

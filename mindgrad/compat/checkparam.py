@@ -11,7 +11,7 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from ..common import dtype as mstype
+from ..core import dtype as mstype
 
 # Relations, numbered as in MindSpore.
 EQ, NE, LT, LE, GT, GE = 1, 2, 3, 4, 5, 6

@@ -20,9 +20,9 @@ from typing import Any, Callable, Iterable, Sequence
 
 import warnings as _warnings
 
-from ..common import fp_warnings as _fp_warnings
-from ..common.device import check_same_device
-from ..common.tensor import Tensor
+from . import fp_warnings as _fp_warnings
+from .device import check_same_device
+from .tensor import Tensor
 
 
 class Primitive:
@@ -203,7 +203,7 @@ class Tracer(Tensor):
         """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
         the same trace), so this object stays the one the trace and the user hold."""
         if type(new) is not type(self) or new._trace is not self._trace:
-            from ..common.tensor import rebind_error
+            from .tensor import rebind_error
 
             raise rebind_error(self, new)
         before_change(self)

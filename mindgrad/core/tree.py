@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ..common.tensor import Tensor
+from .tensor import Tensor
 
 LEAF = "*"
 

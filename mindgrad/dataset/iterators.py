@@ -15,7 +15,7 @@ from .datasets import Dataset, Epoch
 
 
 def _to_tensor(arr: np.ndarray) -> Any:
-    from ..common.tensor import Tensor
+    from ..core.tensor import Tensor
 
     if arr.dtype.kind in "USO":
         return arr

@@ -207,7 +207,7 @@ class GeneratorDataset(MappableSource):
                                            "GeneratorDataset")
         self.python_multiprocessing = bool(python_multiprocessing)
         if column_types is not None:
-            from ..common import dtype as mstype
+            from ..core import dtype as mstype
 
             types = list(column_types)
             if len(types) != len(names):

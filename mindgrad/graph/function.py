@@ -33,8 +33,8 @@ from typing import Any, Callable
 import numpy as np
 
 from .. import context
-from ..common import fp_warnings
-from ..common.tensor import Tensor
+from ..core import fp_warnings
+from ..core.tensor import Tensor
 from ..core.primitive import active, enter_graph, leave_graph, pop_trace, push_trace, tracing
 from ..core.tree import LEAF, flatten, unflatten
 from .codegen import GuardFail, generate

@@ -10,10 +10,10 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from ..common import fp_warnings
-from ..common.device import check_same_device
+from ..core import fp_warnings
+from ..core.device import check_same_device
 from ..common.parameter import Parameter
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import Primitive, Trace, Tracer, graph_tracing
 from ..prims.shape import getitem
 

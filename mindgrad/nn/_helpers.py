@@ -7,8 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
-from ..common.device import to_device
+from ..core.tensor import Tensor
+from ..core.device import to_device
 from ..ops import functional as F
 from ..prims import indexing as IX
 from ..prims import shape as S

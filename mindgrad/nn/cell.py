@@ -10,10 +10,10 @@ from typing import Any, Callable, Iterator
 
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import custom_vjp_call, tracing
 from ..graph.function import GraphFunction
-from ..common.hooks import HookHandle, check_hook
+from ..core.hooks import HookHandle, check_hook
 from ..core.tree import flatten, unflatten
 from ..ops.custom_function import checked_grads
 from ..ops.hooks import pass_through
@@ -124,7 +124,7 @@ class Cell:
         float Tensor inputs are cast to it, and so are the trainable float Parameters while
         ``construct`` runs (the Parameters themselves keep their dtype: they are the master
         weights, and their gradients come back in it through the cast)."""
-        from ..common import dtype as mstype
+        from ..core import dtype as mstype
 
         allowed = [d for d in (mstype.float16, mstype.float32, getattr(mstype, "bfloat16", None))
                    if d is not None]
@@ -170,7 +170,7 @@ class Cell:
     def _run_mixed(self, args: tuple, kwargs: dict) -> Any:
         """``_run`` under ``to_float``: the cast inputs, and the cell's own trainable float
         Parameters replaced by their casts while construct runs."""
-        from ..common.dtype import to_numpy
+        from ..core.dtype import to_numpy
         from ..core.tree import tree_map
         from ..prims import shape as S
 

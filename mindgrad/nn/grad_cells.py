@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.tree import flatten
 from ..ops import composite
 from .cell import Cell

@@ -17,7 +17,7 @@ import numpy as np
 
 from ..common import auto_parallel
 from ..common.parameter import Parameter
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..communication.management import GlobalComm, get_group_size
 from ..prims import collective as P
 from ..prims import shape as S

@@ -6,8 +6,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..common import dtype as mstype
-from ..common.tensor import Tensor
+from ..core import dtype as mstype
+from ..core.tensor import Tensor
 from ..ops import functional as F
 from .cell import Cell
 

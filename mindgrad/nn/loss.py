@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..ops import functional as F
 from ..prims import shape as S
 from ._helpers import one_hot_mask

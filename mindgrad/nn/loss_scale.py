@@ -12,9 +12,9 @@ from typing import Any
 import numpy as np
 
 from ..ad.api import reverse
-from ..common import dtype as mstype
+from ..core import dtype as mstype
 from ..common.parameter import Parameter
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..ops import functional as F
 from .cell import Cell
 from .wrap import TrainOneStepCell

@@ -6,9 +6,9 @@ from typing import Any
 
 from ..ad.api import reverse
 from ..common import auto_parallel
-from ..common import dtype as mstype
+from ..core import dtype as mstype
 from ..common.parameter import ParameterTuple
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.tree import flatten, tree_map
 from ..ops import functional as F
 from ..ops.composite import GradOperation

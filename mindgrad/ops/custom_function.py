@@ -11,7 +11,7 @@ import numpy as np
 
 from ..ad.reverse import ReverseTrace
 from ..context import get_context
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import custom_vjp_call, substitution
 from ..prims import shape as S
 

@@ -8,7 +8,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ..ad.api import forward, reverse, vectorize
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..prims._util import xp_of
 from . import functional as F
 

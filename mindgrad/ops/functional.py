@@ -11,11 +11,11 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from ..common import dtype as mstype
+from ..core import dtype as mstype
 from ..common import dtype_rules as _rules
-from ..common import tensor as _tensor_module
-from ..common.tensor import Tensor
-from ..common.device import device_of as _device_of, to_device as _to_device
+from ..core import tensor as _tensor_module
+from ..core.tensor import Tensor
+from ..core.device import device_of as _device_of, to_device as _to_device
 from ..core import primitive as _primitive
 from ..core.primitive import Tracer as _Tracer
 from ..core.primitive import bind as _bind

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..common.hooks import check_hook
-from ..common.tensor import Tensor
+from ..core.hooks import check_hook
+from ..core.tensor import Tensor
 from ..core.primitive import custom_vjp_call
 from .primitive import Primitive
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from ..common import dtype as mstype
-from ..common.tensor import Tensor
+from ..core import dtype as mstype
+from ..core.tensor import Tensor
 from ..core.primitive import Primitive
 from ..prims import batch_rules as B
 from ..prims import indexing as IX

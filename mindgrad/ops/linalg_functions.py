@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _composite
 

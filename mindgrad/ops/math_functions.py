@@ -11,8 +11,8 @@ from typing import Any
 
 import numpy as np
 
-from ..common import dtype as mstype
-from ..common.tensor import Tensor
+from ..core import dtype as mstype
+from ..core.tensor import Tensor
 from ..prims import shape as S
 from . import functional as F
 from .functional import _composite

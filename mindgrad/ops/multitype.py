@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 
 # The names a registration may use, from the most to the least specific, per argument kind.
 _BOOL, _INT, _FLOAT = ("Bool", "Number"), ("Int", "Number"), ("Float", "Number")

@@ -16,9 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from ..common import dtype as mstype
+from ..core import dtype as mstype
 from ..common.random import op_generator
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import Primitive
 from ..prims import batch_rules as B
 from ..prims import indexing as IX

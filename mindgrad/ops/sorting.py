@@ -12,7 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import Primitive
 from ..prims import batch_rules as B
 from ..prims import indexing as IX

@@ -9,7 +9,7 @@ from ..ad.api import forward
 from ..ad.laplacian import laplacian_call
 from ..ad.taylor import taylor_call
 from ..core.tree import flatten, unflatten
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from . import functional as F
 from .composite import _check_tangents
 

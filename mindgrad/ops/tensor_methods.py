@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from ..common import dtype as mstype
-from ..common.tensor import Tensor
+from ..core import dtype as mstype
+from ..core.tensor import Tensor
 from . import array_functions as AF
 from . import functional as F
 from . import linalg_functions as LF

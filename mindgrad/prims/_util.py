@@ -55,7 +55,7 @@ def checked_binary(name: str, fn: Any):
         except ValueError:
             raise broadcast_error(name, x, y) from None
         except TypeError as e:  # NumPy refuses the dtypes (bool - bool): name the op
-            from ..common.dtype import from_numpy
+            from ..core.dtype import from_numpy
 
             dts = " and ".join(str(from_numpy(np.result_type(v))) for v in (x, y))
             raise TypeError(f"For '{name}', inputs of dtype {dts} are not supported: "

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import Deferred, Primitive
 from ._util import checked_binary, filled_view, xp_of
 from . import shape as S

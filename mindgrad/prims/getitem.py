@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..core.primitive import Primitive
 from ._util import last_writes, scatter_sums, xp_of
 from .shape import dtype_of, reshape, shape_of, unbroadcast, zeros_like

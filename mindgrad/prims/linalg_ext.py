@@ -156,7 +156,7 @@ def _einsum_operand_ct(g, ans, operands, equation: str, i: int):
 
 
 def _eye(n: int, dtype, like):
-    from ..common.tensor import Tensor
+    from ..core.tensor import Tensor
 
     return Tensor._wrap(xp_of(getattr(like, "_data", like)).eye(n, dtype=dtype))
 
@@ -267,7 +267,7 @@ cholesky = Primitive("Cholesky", _cholesky_impl)
 def _masks(n: int, dtype, like):
     """Constant (n, n) masks: the lower triangle with its diagonal halved (Phi), the strictly
     lower triangle, and the lower triangle with the diagonal."""
-    from ..common.tensor import Tensor
+    from ..core.tensor import Tensor
 
     xp = xp_of(getattr(like, "_data", like))
     strict = xp.tril(xp.ones((n, n), dtype=dtype), -1)

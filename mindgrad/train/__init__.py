@@ -1,8 +1,8 @@
 """``mindspore.train``: ``Model``, the callbacks, the metrics, mixed precision
 (``amp``, ``build_train_network``, loss scale managers) and the checkpoint functions
 (``mindspore.train.serialization``)."""
-from ..common.serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401
-from ..common import serialization  # noqa: F401
+from .serialization import load_checkpoint, load_param_into_net, save_checkpoint  # noqa: F401
+from . import serialization  # noqa: F401
 from . import metrics  # noqa: F401
 from .metrics import *  # noqa: F401,F403
 from . import amp, callback  # noqa: F401

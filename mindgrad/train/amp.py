@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..common import dtype as mstype
+from ..core import dtype as mstype
 from ..nn import layers as L
 from ..nn.cell import Cell
 from ..nn.loss_scale import TrainOneStepWithLossScaleCell

@@ -11,7 +11,7 @@ from typing import Any, Iterator
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 
 
 def dataset_size(dataset: Any, who: str) -> int:

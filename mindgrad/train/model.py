@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from ..common.tensor import Tensor
+from ..core.tensor import Tensor
 from ..nn.cell import Cell
 from ..nn.optim.optimizer import Optimizer
 from ..nn.wrap import WithEvalCell, WithLossCell

@@ -28,7 +28,7 @@ class TensorOperation:
 
 
 def _np_dtype(data_type: Any, op: str) -> np.dtype:
-    from ...common import dtype as mstype
+    from ...core import dtype as mstype
 
     if isinstance(data_type, type) and issubclass(data_type, np.generic):
         return np.dtype(data_type)

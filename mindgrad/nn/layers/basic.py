@@ -4,10 +4,10 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...ops import functional as F
 from ...prims import shape as S
 from ..cell import Cell

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Iterator
 
 from ...ad.api import axes_per_leaf
 from ...ad.batching import VmapAxisError, VmapAxisTypeError, check_axis
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...core.tree import flatten, unflatten
 from ...ops import functional as F
 from ..cell import Cell

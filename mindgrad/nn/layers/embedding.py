@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.initializer import initializer
 from ...common.parameter import Parameter
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...ops import functional as F
 from ...prims import indexing as IX
 from ...prims import shape as S

@@ -3,10 +3,10 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.initializer import initializer
 from ...common.parameter import Parameter
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...ops import functional as F
 from ..cell import Cell
 from .basic import check_positive_int

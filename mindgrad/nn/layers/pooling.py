@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...ops import functional as F
 from .._helpers import pair, same_pads
 from ..cell import Cell

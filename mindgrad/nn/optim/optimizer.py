@@ -14,10 +14,10 @@ from typing import Any, Iterable, Sequence
 
 import numpy as np
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.initializer import initializer
 from ...common.parameter import Parameter, ParameterTuple
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...ops import functional as F
 from ..cell import Cell
 from ..learning_rate_schedule import LearningRateSchedule

@@ -11,7 +11,7 @@ from ...ad.reverse import in_no_grad
 from ...context import is_graph_mode
 from ...common import is_mutable
 from ...common.parameter import Parameter, ParameterTuple
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...core.tree import flatten, unflatten
 from .. import functional as F
 from ..multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401  (MindSpore's C)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from .. import functional as F
 from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
 from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401

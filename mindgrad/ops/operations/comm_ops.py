@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ...communication.management import GlobalComm
 from ...prims import collective as P
 from ..primitive import Primitive

@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 
 
 class Callback:

@@ -9,8 +9,8 @@ import time
 from typing import Any
 
 from ...common.parameter import Parameter
-from ...common.serialization import save_checkpoint
-from ...common.tensor import Tensor
+from ..serialization import save_checkpoint
+from ...core.tensor import Tensor
 from ._callback import Callback
 
 _INFO_NAMES = ("epoch_num", "step_num")

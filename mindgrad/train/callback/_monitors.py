@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ._callback import _ACTIVE_BARS, Callback, emit, format_metrics, handle_loss
 
 

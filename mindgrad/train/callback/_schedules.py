@@ -8,9 +8,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...common import dtype as mstype
+from ...core import dtype as mstype
 from ...common.parameter import Parameter
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 from ._callback import Callback, emit, handle_loss
 
 # monitors where smaller is better when mode='auto'

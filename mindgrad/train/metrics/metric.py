@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ...common.tensor import Tensor
+from ...core.tensor import Tensor
 
 _EVAL_TYPES = ("classification", "multilabel")
 

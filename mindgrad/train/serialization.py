@@ -22,10 +22,11 @@ from typing import Any, Callable, Iterable
 
 import numpy as np
 
-from . import checkpoint_legacy, checkpoint_proto, checkpoint_safetensors
-from .checkpoint_files import CheckpointError, write_atomic
-from .parameter import Parameter
-from .tensor import Tensor
+from ..common import checkpoint_legacy, checkpoint_proto, checkpoint_safetensors
+from ..common.checkpoint_files import CheckpointError, write_atomic
+from ..common.parameter import Parameter
+from ..core.tensor import Tensor
+from ..nn.cell import Cell
 
 MAGIC = checkpoint_legacy.MAGIC  # the signature of the first mindgrad format
 _FORMATS = ("ckpt", "safetensors")
@@ -89,8 +90,6 @@ def _as_value(value: Any, name: str, copy: bool) -> np.ndarray | str:
 def _collect(save_obj: Any, choice_func: Callable[[str], bool] | None) -> list[tuple[str, Any]]:
     """``(name, value)`` pairs from a Cell, a dict, a list of Parameters or a list of
     ``{'name', 'data'}`` dicts, filtered by ``choice_func``."""
-    from ..nn.cell import Cell
-
     if isinstance(save_obj, Cell):
         pairs = [(p.name, p) for p in save_obj.get_parameters()]
     elif isinstance(save_obj, dict):
@@ -359,8 +358,6 @@ def load_param_into_net(net: Any, parameter_dict: dict, strict_load: bool = Fals
 
     Returns ``(param_not_load, ckpt_not_load)``: the network's parameters that received no
     value, and the checkpoint's names that were not used."""
-    from ..nn.cell import Cell
-
     if not isinstance(net, Cell):
         raise TypeError(f"For 'load_param_into_net', 'net' must be a Cell, but got "
                         f"{type(net).__name__}.")
