@@ -30,7 +30,9 @@ from typing import Callable, Mapping, NamedTuple
 import numpy as np
 
 import mindgrad as ms
+import mindgrad.nn  # noqa: F401  (registers the primitives defined beside the layers)
 from mindgrad import ops
+from mindgrad.core.primitive import registered
 
 Tensor = ms.Tensor
 
@@ -882,9 +884,6 @@ CASES = [
 def prim(name: str) -> Callable:
     """The registered primitive ``name``, looked up when called (rows of primitives that have
     no front end of their own: the rules' helper primitives)."""
-    import mindgrad.nn  # noqa: F401  (the primitives defined beside the layers)
-    from mindgrad.core.primitive import registered
-
     return lambda *args, **params: registered()[name](*args, **params)
 
 
@@ -1200,17 +1199,22 @@ BATCH_LOOP: dict[str, str] = {
     "RandomDraw": _DRAW, "Randperm": _DRAW, "DropoutMask": _DRAW,
     "ApplyGradientDescent": "updates one Parameter in place: nothing per example to map",
     "Fill": "takes no Tensor operand, so vmap never batches it",
+    "SetItemWinners": ("batched only by per-example integer index arrays in x[i] = v; the "
+                       "loop keeps the last-write rule of each example exact"),
 }
 
 _LINEAR = "linear in its differentiated inputs: the rule from the JVP is exact and as cheap"
+_MULTILINEAR = ("linear in each input: its JVP rule is the primitive itself with one input "
+                "replaced, so the derived series costs what a dedicated rule would")
 # Differentiable primitives allowed to use the Taylor rule derived from their JVP rule
 # (``ad/taylor.py``'s ``from_jvp``), order by order.
 TAYLOR_FROM_JVP: dict[str, str] = {
     **{n: _LINEAR for n in (
-        "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "SumPool", "SumPoolTranspose",
-        "PlaneGather", "PlaneScatter", "GatherNd", "ScatterNd", "TensorScatterAdd",
-        "TensorScatterUpdate", "Pad", "Einsum", "AllGather", "AllReduce", "AllReduceBucket",
-        "AlltoAll", "Broadcast", "ReduceScatter")},
+        "SumPool", "SumPoolTranspose", "PlaneGather", "PlaneScatter", "GatherNd", "ScatterNd",
+        "TensorScatterAdd", "TensorScatterUpdate", "Pad", "AllGather", "AllReduce",
+        "AllReduceBucket", "AlltoAll", "Broadcast", "ReduceScatter")},
+    **{n: _MULTILINEAR for n in (
+        "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "Einsum")},
     **{n: "piecewise: the JVP rule picks the branch, its series is the branch's" for n in (
         "ReduceMax", "ReduceMin", "FloorMod", "Mod", "DivNoNan")},
     **{n: "a composite of smooth operations: the JVP rule's own operations carry the series"

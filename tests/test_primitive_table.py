@@ -12,7 +12,8 @@
   in CI, order 4 with ``-m slow``).
 
 The registry walk (``primitive_table.walk``) is tested at the end: every registered
-primitive has a row or a written exemption and the rules it should have.
+primitive has a row or a written exemption and the rules it should have, and the walk
+catches a throwaway primitive without a row or without a rule.
 """
 from __future__ import annotations
 
@@ -23,11 +24,14 @@ import pytest
 
 import mindgrad as ms
 from mindgrad import ops
+from mindgrad.ad import batching
+from mindgrad.core.primitive import Primitive, registered
 from mindgrad.core.tree import flatten
 
 from conftest import real_gpu
 from gradcheck import check_graph_matches, check_grads
-from primitive_table import CASES, IDS, REFUSED, Case
+from primitive_table import (BATCH_LOOP, CASES, EXEMPT, IDS, REFUSED, TAYLOR_FROM_JVP, Case,
+                             N, walk)
 
 CI_ORDER = 2  # derivative orders checked in CI; the rest run with -m slow
 DIFF = [c for c in CASES if c.diff]
@@ -211,7 +215,15 @@ def _check_vmap(fn, stacked: list, in_axes: tuple, what: str) -> None:
 
 
 @pytest.mark.parametrize("case", VMAP, ids=[c.name for c in VMAP])
-def test_vmap_matches_loop(case: Case) -> None:
+def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
+    looped = []  # the primitives that ran one call per example
+    loop = batching._loop
+
+    def spy(prim, *args, **kwargs):
+        looped.append(prim.name)
+        return loop(prim, *args, **kwargs)
+
+    monkeypatch.setattr(batching, "_loop", spy)
     stacked = _stacked(case)
     n = len(stacked)
     _check_vmap(case.fn, stacked, (0,) * n, "every input mapped")
@@ -226,6 +238,8 @@ def test_vmap_matches_loop(case: Case) -> None:
             return sum((o * w).sum() for o, w in zip(_outs(case.fn(*xs)), weights))
 
         _check_vmap(ops.grad(loss, tuple(range(n))), stacked, (0,) * n, "per-example gradients")
+    # only the primitives allowed to loop did (the others' batch rules ran)
+    assert set(looped) <= set(BATCH_LOOP), sorted(set(looped) - set(BATCH_LOOP))
 
 
 # --- jet against nested derivatives ----------------------------------------------------------
@@ -263,3 +277,57 @@ def test_jet_matches_nested_derivatives(case: Case) -> None:
 @pytest.mark.parametrize("case", JET, ids=[c.name for c in JET])
 def test_jet_to_order_4(case: Case) -> None:
     _check_jet(case, 4)
+
+
+# --- the registry walk -----------------------------------------------------------------------
+def test_every_registered_primitive_has_a_row_and_its_rules() -> None:
+    result = walk(registered())
+    assert result.problems == [], "\n".join(f"{n}: {what}" for n, what in result.problems)
+    assert result.stale == [], f"table entries naming no registered primitive: {result.stale}"
+    # every reason is written out
+    for table in (EXEMPT, BATCH_LOOP, TAYLOR_FROM_JVP):
+        assert all(isinstance(r, str) and len(r) > 20 for r in table.values())
+
+
+def _probe(name: str, **rules) -> Primitive:
+    """A throwaway primitive (not registered) with the given rules."""
+    p = Primitive(name, np.negative, register=False)
+    for k, v in rules.items():
+        setattr(p, k, v)
+    return p
+
+
+FULL = dict(vjp=(lambda g, ans, x: -g,), jvp=(lambda t, ans, x: -t,),
+            batch=lambda args, dims: (args[0], dims[0]), taylor=lambda p, s: (p[0], s[0]))
+
+
+def test_walk_catches_a_primitive_without_a_row() -> None:
+    registry = dict(registered())
+    registry["TableProbe"] = _probe("TableProbe", **FULL)
+    result = walk(registry)
+    assert result.problems == [("TableProbe", "no row and no exemption")]
+    # with a row (or an exemption), it passes
+    row = Case("TableProbe", "probe", lambda x: x, np.negative, N((2,)))
+    assert walk(registry, cases=CASES + [row]).problems == []
+    assert walk(registry, exempt={**EXEMPT, "TableProbe": "a reason"}).problems == []
+
+
+def test_walk_catches_missing_rules_and_reports_fallbacks() -> None:
+    registry = dict(registered())
+    registry["TableProbe"] = _probe("TableProbe", vjp=FULL["vjp"])
+    cases = CASES + [Case("TableProbe", "probe", lambda x: x, np.negative, N((2,)))]
+    problems = dict(walk(registry, cases=cases).problems)
+    assert problems == {"TableProbe": problems["TableProbe"]}
+    whats = [w for n, w in walk(registry, cases=cases).problems]
+    assert any("jvp" in w for w in whats) and any("batch" in w for w in whats)
+    assert any("Taylor" in w for w in whats)
+    # the fallbacks, once allowed with a reason, are reported instead
+    result = walk(registry, cases=cases, batch_loop={**BATCH_LOOP, "TableProbe": "why"},
+                  taylor_from_jvp={**TAYLOR_FROM_JVP, "TableProbe": "why"})
+    assert [w for n, w in result.problems] == ["no forward (jvp) rule"]
+    assert result.batch_loop["TableProbe"] == "why"
+    assert result.taylor_from_jvp["TableProbe"] == "why"
+    # a primitive without gradient needs no derivative or Taylor rule
+    registry["TableProbe"] = _probe("TableProbe", batch=FULL["batch"])
+    registry["TableProbe"].nondiff = True
+    assert walk(registry, cases=cases).problems == []
