@@ -14,10 +14,11 @@ import sys
 import types
 from typing import Any
 
+from . import __version__
+from .compat import install
+
 
 def _version() -> str:
-    from . import __version__
-
     return __version__
 
 
@@ -66,8 +67,6 @@ def run_script(script: str, args: list[str]) -> int:
             where = str(err)
         print(f"mindgrad run: {where}", file=sys.stderr)
         return 2 if err.strerror else 1
-    from .compat import install
-
     install()
     filename = os.path.abspath(path)
     # python puts the script's real folder first, where it put the launcher's folder or the

@@ -13,8 +13,10 @@ import os
 import sys
 from typing import Any, Callable
 
-GRAPH_MODE = 0
-PYNATIVE_MODE = 1
+from .core.config import GRAPH_MODE, PYNATIVE_MODE, array_module, is_graph_mode  # noqa: F401
+from .core.config import select_backend as _select_backend
+from .core.config import state as _state
+
 # jit_syntax_level and debug_level values (MindSpore's numbers)
 STRICT = 0
 COMPATIBLE = 1
@@ -23,32 +25,6 @@ RELEASE = 0
 DEBUG = 1
 
 _DEVICES = ("CPU", "GPU", "Ascend", "Davinci")  # "Davinci": MindSpore's old name of Ascend
-_state: dict[str, Any] = {"mode": PYNATIVE_MODE, "device_target": "CPU", "device_id": 0,
-                          "jit_cache_size": 64}
-# Filled by `_select_backend`: the array module new tensors are made with.
-_backend: dict[str, Any] = {"xp": None}
-
-
-def _select_backend(target: str) -> None:
-    import numpy as np
-
-    xp = np
-    if target in ("GPU", "Ascend"):
-        from .core.device import gpu_module
-
-        xp = gpu_module() or np  # CuPy missing, or no CUDA device: fall back, as documented
-        if xp is not np:
-            from .core import primitive
-
-            primitive.check_devices = True  # NumPy and CuPy arrays may now meet
-        if xp is np and not _backend.get("warned"):
-            # One line on stderr, once: seed scripts that ask for a GPU still run.
-            sys.stderr.write(f"mindgrad: device_target={target!r} is not available here "
-                             "(needs CuPy and a GPU); running on the CPU with NumPy.\n")
-            _backend["warned"] = True
-    _backend["xp"] = xp
-
-
 # --- value checks: each takes (key, value), raises on a bad value and returns what is kept ---
 _Check = Callable[[str, Any], Any]
 
@@ -250,19 +226,6 @@ def get_context(key: str) -> Any:
         raise _unknown("get_context", "key", key)
     value = _state.get(key, _KEYS[key][1])
     return dict(value) if isinstance(value, dict) else value  # a copy: set_context sets
-
-
-def is_graph_mode() -> bool:
-    return _state["mode"] == GRAPH_MODE
-
-
-def array_module():
-    """NumPy or CuPy: the module new tensors are created with."""
-    xp = _backend["xp"]
-    if xp is None:
-        _select_backend(_state["device_target"])
-        xp = _backend["xp"]
-    return xp
 
 
 from .common.auto_parallel import (ParallelMode, get_auto_parallel_context,  # noqa: E402,F401

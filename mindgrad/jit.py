@@ -7,6 +7,7 @@ from typing import Any, Callable
 
 from .graph.function import GraphFunction
 from .nn.cell import Cell
+from .runtime import synchronize
 
 
 class _Jit:
@@ -66,8 +67,6 @@ class _PynativeExecutor:
 
     def sync(self) -> None:
         """Wait until queued device work has finished (``runtime.synchronize``)."""
-        from .runtime import synchronize
-
         synchronize()
 
 

@@ -71,8 +71,9 @@ def remove_standin(saved: dict | None) -> None:
 
 def _use_device(target: str) -> None:
     from mindgrad import context
+    from mindgrad.core import config
 
-    context._backend["xp"] = None  # chosen afresh: ``cupy`` may now be another module
+    config._backend["xp"] = None  # chosen afresh: ``cupy`` may now be another module
     context.set_context(device_target=target)
 
 
@@ -118,10 +119,10 @@ def standin_gpu() -> Iterator[object]:
     """``device_target="GPU"`` on the CuPy stand-in for one test (real CuPy, if imported,
     is put back afterwards); yields the stand-in ``cupy`` module."""
     from mindgrad import context
-    from mindgrad.core import primitive
+    from mindgrad.core import device
 
     before = context.get_context("device_target")
-    checking = primitive.check_devices  # the device checks stay off for CPU-only sessions
+    checking = device.mixed  # the device checks stay off for CPU-only sessions
     saved = import_standin()
     try:
         _use_device("GPU")
@@ -132,7 +133,7 @@ def standin_gpu() -> Iterator[object]:
     finally:
         remove_standin(saved)
         _use_device(before)
-        primitive.check_devices = checking or before == "GPU"
+        device.mixed = checking or before == "GPU"
 
 
 @pytest.fixture(params=[1, 0], ids=["pynative", "graph"])

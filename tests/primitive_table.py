@@ -17,9 +17,10 @@ Each row is ``Case(prim, name, fn, ref, gen, ...)``:
   float16 check is skipped for that reason).
 
 ``tests/test_primitive_table.py`` runs the checks. ``EXEMPT`` names the primitives that have
-no row, each with the reason and where they are tested instead; ``BATCH_LOOP`` and
-``TAYLOR_FROM_JVP`` the primitives allowed to use the per-example vmap loop and the generic
-Taylor rule derived from the JVP rule. ``walk(registry)`` checks a registry against all three.
+no row, each with the reason and where they are tested instead; ``NOT_OPERATIONS`` those never
+run as an operation (tape entries, graph guards); ``BATCH_LOOP`` and ``TAYLOR_FROM_JVP`` the
+primitives allowed to use the per-example vmap loop and the generic Taylor rule derived from
+the JVP rule. ``walk(registry)`` checks a registry against all of them.
 """
 from __future__ import annotations
 
@@ -1181,13 +1182,22 @@ EXEMPT: dict[str, str] = {
     "AlltoAll": _COLLECTIVE, "Broadcast": _COLLECTIVE, "ReduceScatter": _COLLECTIVE,
     "RandomDraw": _RANDOM, "Multinomial": _RANDOM, "Randperm": _RANDOM, "DropoutMask": _RANDOM,
     "ApplyGradientDescent": "an in-place Parameter update: tests/test_optim.py",
-    "Guard": "a marker the GRAPH-mode trace records, never run: tests/test_compile_cache.py",
     "IndexAdd": ("the transpose of indexing (its parameters are an index plan): the reverse "
                  "rule of StridedSlice, checked by every getitem row's derivatives"),
     "SetItemWinners": ("which of repeated writes x[index] = v keeps: the SetItem rows with "
                        "repeated indices check it"),
     "ScatterWinners": ("which of repeated updates tensor_scatter_update keeps: the "
                        "TensorScatterUpdate rows with repeated indices check it"),
+}
+
+_TAPE = ("a tape entry of reverse mode for a function with its own reverse rule (a Cell's "
+         "bprop, custom_vjp), never bound as an operation: tests/test_custom_function.py and "
+         "tests/test_bprop_checks.py")
+# Primitives that are never run as an operation: no row, and none of the rules apply.
+NOT_OPERATIONS: dict[str, str] = {
+    "Guard": ("a guard the GRAPH-mode trace records in compiled graphs, never run eagerly: "
+              "tests/test_compile_cache.py"),
+    "CustomVJP": _TAPE, "CustomVJPMulti": _TAPE,
 }
 
 _ACROSS = "a collective: each process holds one example's share, there is no batch to map"
@@ -1229,27 +1239,27 @@ class Walk:
     problems: list = field(default_factory=list)   # (name, what is missing)
     rows: dict = field(default_factory=dict)       # name -> number of rows
     exempt: dict = field(default_factory=dict)     # name -> reason
+    not_operations: dict = field(default_factory=dict)  # name -> reason
     batch_loop: dict = field(default_factory=dict)  # name -> reason
     taylor_from_jvp: dict = field(default_factory=dict)  # name -> reason
     stale: list = field(default_factory=list)      # table entries naming no primitive
 
 
 def walk(registry: Mapping, cases: list = CASES, exempt: Mapping = EXEMPT,
-         batch_loop: Mapping = BATCH_LOOP, taylor_from_jvp: Mapping = TAYLOR_FROM_JVP) -> Walk:
+         batch_loop: Mapping = BATCH_LOOP, taylor_from_jvp: Mapping = TAYLOR_FROM_JVP,
+         not_operations: Mapping = NOT_OPERATIONS) -> Walk:
     """Check every primitive of ``registry`` (name -> Primitive, as ``registered()`` gives)
     against the table: it has a row or an exemption, a differentiable one has reverse and
     forward rules, and each has a batch rule and (if differentiable) a Taylor rule unless
-    the fallback is allowed above, with its reason."""
+    the fallback is allowed above, with its reason. A primitive never run as an operation
+    needs only its entry in ``not_operations``."""
     out = Walk()
     counts: dict = {}
     for c in cases:
         counts[c.prim] = counts.get(c.prim, 0) + 1
     for name, p in sorted(registry.items()):
-        if p.impl is None:  # a marker, never run: needs only its exemption
-            if name not in exempt:
-                out.problems.append((name, "no row and no exemption"))
-            else:
-                out.exempt[name] = exempt[name]
+        if name in not_operations:
+            out.not_operations[name] = not_operations[name]
             continue
         if name in counts:
             out.rows[name] = counts[name]
@@ -1275,5 +1285,6 @@ def walk(registry: Mapping, cases: list = CASES, exempt: Mapping = EXEMPT,
                 out.problems.append((name, "no batch rule (vmap would loop per example)"))
     names = set(registry)
     out.stale = sorted({c.prim for c in cases if c.prim != "composite"} - names
-                       | (set(exempt) | set(batch_loop) | set(taylor_from_jvp)) - names)
+                       | (set(exempt) | set(batch_loop) | set(taylor_from_jvp)
+                          | set(not_operations)) - names)
     return out

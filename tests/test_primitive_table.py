@@ -30,8 +30,8 @@ from mindgrad.core.tree import flatten
 
 from conftest import real_gpu
 from gradcheck import check_graph_matches, check_grads
-from primitive_table import (BATCH_LOOP, CASES, EXEMPT, IDS, REFUSED, TAYLOR_FROM_JVP, Case,
-                             N, walk)
+from primitive_table import (BATCH_LOOP, CASES, EXEMPT, IDS, NOT_OPERATIONS, REFUSED,
+                             TAYLOR_FROM_JVP, Case, N, walk)
 
 CI_ORDER = 2  # derivative orders checked in CI; the rest run with -m slow
 DIFF = [c for c in CASES if c.diff]
@@ -217,13 +217,13 @@ def _check_vmap(fn, stacked: list, in_axes: tuple, what: str) -> None:
 @pytest.mark.parametrize("case", VMAP, ids=[c.name for c in VMAP])
 def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
     looped = []  # the primitives that ran one call per example
-    loop = batching._loop
+    loop = batching.per_example
 
     def spy(prim, *args, **kwargs):
         looped.append(prim.name)
         return loop(prim, *args, **kwargs)
 
-    monkeypatch.setattr(batching, "_loop", spy)
+    monkeypatch.setattr(batching, "per_example", spy)
     stacked = _stacked(case)
     n = len(stacked)
     _check_vmap(case.fn, stacked, (0,) * n, "every input mapped")
@@ -285,7 +285,7 @@ def test_every_registered_primitive_has_a_row_and_its_rules() -> None:
     assert result.problems == [], "\n".join(f"{n}: {what}" for n, what in result.problems)
     assert result.stale == [], f"table entries naming no registered primitive: {result.stale}"
     # every reason is written out
-    for table in (EXEMPT, BATCH_LOOP, TAYLOR_FROM_JVP):
+    for table in (EXEMPT, BATCH_LOOP, TAYLOR_FROM_JVP, NOT_OPERATIONS):
         assert all(isinstance(r, str) and len(r) > 20 for r in table.values())
 
 

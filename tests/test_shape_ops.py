@@ -15,7 +15,8 @@ from mindgrad import ops
 from mindgrad.core.tree import flatten
 from mindgrad.prims import getitem as G
 from mindgrad.prims import linalg as L
-from mindgrad.prims import shape as S
+from mindgrad.prims import getitem as G
+from mindgrad.prims import structural as S
 
 from gradcheck import check_graph_matches, check_grads
 
@@ -185,11 +186,11 @@ def test_jet_matches_nested_jvp(name):
 def test_take_transpose_equals_add_at(shape, axis, idx, dtype, ellipsis):
     out_shape = shape[:axis] + idx.shape + shape[axis + 1:]
     g = (RNG.standard_normal(out_shape) * 10).astype(dtype)
-    index = (slice(None),) * axis + (S.ArraySlot(0),)
+    index = (slice(None),) * axis + (G.ArraySlot(0),)
     if ellipsis:  # the same index written with '...' before the array
-        index = (Ellipsis, S.ArraySlot(0)) + (slice(None),) * (len(shape) - axis - 1)
+        index = (Ellipsis, G.ArraySlot(0)) + (slice(None),) * (len(shape) - axis - 1)
     assert G._take_axis(index, (idx,), len(shape))[0] == axis
-    got = S.index_add(T(g), T(idx), index=index, shape=shape).asnumpy()
+    got = G.index_add(T(g), T(idx), index=index, shape=shape).asnumpy()
     want = np.zeros(shape, dtype)
     np.add.at(want, (slice(None),) * axis + (idx,), g)
     assert got.dtype == want.dtype
@@ -235,8 +236,8 @@ def test_take_gradients_sum_repeats_without_losing_digits(dtype, take, cols):
 
 def test_bijective_getitem_transposes_without_index_add(monkeypatch):
     calls = []
-    impl = S.index_add.impl
-    monkeypatch.setattr(S.index_add, "impl", lambda *a, **k: calls.append(1) or impl(*a, **k))
+    impl = G.index_add.impl
+    monkeypatch.setattr(G.index_add, "impl", lambda *a, **k: calls.append(1) or impl(*a, **k))
     x = T(RNG.standard_normal((1, 3, 4)))
     for index in ((slice(None), slice(None, None, -1), slice(None, None, -1)),
                   (0, None, Ellipsis, slice(None, None, -1)), (Ellipsis, None, slice(None))):
@@ -310,7 +311,7 @@ def test_split_stack_unstack_edges_and_errors():
     (np.array(True), (3,)),
 ])
 def test_broadcast_views_match_numpy(x, shape) -> None:
-    from mindgrad.prims.shape import _broadcast_impl
+    from mindgrad.prims.structural import _broadcast_impl
 
     got, want = _broadcast_impl(x, shape), np.broadcast_to(x, shape)
     assert got.shape == want.shape and got.dtype == want.dtype and got.strides == want.strides
@@ -319,7 +320,7 @@ def test_broadcast_views_match_numpy(x, shape) -> None:
 
 
 def test_broadcast_error_names_the_shapes() -> None:
-    from mindgrad.prims.shape import _broadcast_impl
+    from mindgrad.prims.structural import _broadcast_impl
 
     with pytest.raises(ValueError, match=r"input shape \[4\] can not be broadcast to \[3\]"):
         _broadcast_impl(np.broadcast_to(np.float64(3), (4,)), (3,))

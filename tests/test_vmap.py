@@ -291,8 +291,8 @@ def test_linalg_and_einsum_batch_rules_run_once_for_the_batch(monkeypatch):
     import mindgrad.ad.batching as batching
 
     looped = []
-    real_loop = batching._loop
-    monkeypatch.setattr(batching, "_loop",
+    real_loop = batching.per_example
+    monkeypatch.setattr(batching, "per_example",
                         lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(0)
     a = rng.standard_normal((5, 3, 3))
@@ -328,8 +328,8 @@ def test_pad_batch_rule(monkeypatch):
     import mindgrad.ad.batching as batching
 
     looped = []
-    real_loop = batching._loop
-    monkeypatch.setattr(batching, "_loop",
+    real_loop = batching.per_example
+    monkeypatch.setattr(batching, "per_example",
                         lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
     x = np.arange(24.0).reshape(2, 3, 4)
     f = lambda v: ops.pad(v, (2, 1, 1, 0), value=-1.0)  # noqa: E731
@@ -362,8 +362,8 @@ def test_index_tuple_batch_rules_match_loop(monkeypatch):
     import mindgrad.ad.batching as batching
 
     looped = []
-    real_loop = batching._loop
-    monkeypatch.setattr(batching, "_loop",
+    real_loop = batching.per_example
+    monkeypatch.setattr(batching, "per_example",
                         lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(1)
     x = T(rng.standard_normal((4, 3, 5)))                      # 4 examples of (3, 5)

@@ -20,9 +20,9 @@ from mindgrad.core.primitive import registered  # noqa: E402
 from primitive_table import walk  # noqa: E402
 
 
-def _rules(p) -> str:
-    if p.impl is None:
-        return "marker"
+def _rules(p, result) -> str:
+    if p.name in result.not_operations:
+        return f"not an operation: {result.not_operations[p.name]}"
     parts = []
     if not p.nondiff:
         parts.append("vjp" if p.vjp is not None or p.vjp_all is not None else "-")
@@ -46,12 +46,13 @@ def main(argv: list[str] | None = None) -> int:
         for name in sorted(reg):
             rows = result.rows.get(name, 0)
             note = f"  (exempt: {result.exempt[name]})" if name in result.exempt else ""
-            print(f"{name:<{width}}  {rows:>4}  {_rules(reg[name])}{note}")
+            print(f"{name:<{width}}  {rows:>4}  {_rules(reg[name], result)}{note}")
         print()
     effects = sum(1 for p in reg.values() if p.effect)
-    diff = sum(1 for p in reg.values() if p.impl is not None and not p.nondiff)
-    print(f"{len(reg)} registered primitives ({diff} differentiable, {effects} with effects); "
-          f"{len(result.rows)} have table rows, {len(result.exempt)} are exempt.")
+    diff = sum(1 for n, p in reg.items() if n not in result.not_operations and not p.nondiff)
+    print(f"{len(reg)} registered primitives ({diff} differentiable operations, {effects} with "
+          f"effects); {len(result.rows)} have table rows, {len(result.exempt)} are exempt, "
+          f"{len(result.not_operations)} are not operations.")
     print(f"\nvmap falls back to a per-example loop for {len(result.batch_loop)}:")
     for name, why in sorted(result.batch_loop.items()):
         print(f"  {name}: {why}")

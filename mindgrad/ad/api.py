@@ -11,35 +11,14 @@ import numpy as np
 from ..core.hooks import leaf_hooks
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
-from ..core.primitive import (graph_tracing, graphs, pop_trace, push_trace, substitute,
+from ..core.primitive import (graph_tracing, pop_trace, push_trace, substitute,
                               substitution, unsubstitute)
 from ..core.tree import flatten, tree_map
-from ..prims import shape as S
+from ..prims import structural as S
+from .inputs import param_primal, resolve
+from .batching import VmapAxisError, VmapAxisTypeError, axes_per_leaf, check_axis, vectorize  # noqa: F401
 from .forward import ForwardTrace
 from .reverse import ReverseTrace
-
-
-def _param_primal(p: Parameter) -> Any:
-    """The value a Parameter has below a new trace: an outer tracer standing for it, the
-    graph's Parameter input, or its current array."""
-    if p._subs:
-        sub = substitution(p)
-        if sub is not None:
-            return sub
-    if graphs:  # a GRAPH-mode trace runs (on some thread)
-        from ..graph.trace import current_graph_trace
-
-        g = current_graph_trace()
-        if g is not None:
-            return g.lift(p)
-    return Tensor._wrap(p._data)
-
-
-def _resolve(a: Any) -> Any:
-    """The value a transformation's input tracer wraps: for a Parameter, the value it has
-    below the new trace, never the mutable Parameter object itself (an operation that
-    returns its input, like the sum of a scalar, would otherwise hand it back)."""
-    return _param_primal(a) if isinstance(a, Parameter) else a
 
 
 class Pullback:
@@ -109,7 +88,7 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
         new_args = list(args)
         arg_ids = []
         for i in positions:
-            t = trace.new_tracer(_resolve(args[i]))
+            t = trace.new_tracer(resolve(args[i]))
             new_args[i] = t
             arg_ids.append(t.idx)
             if leaf_hooks and id(args[i]) in leaf_hooks:  # hooks registered before the call
@@ -126,7 +105,7 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
                 continue
             hit = fresh.get(id(p))  # a weight listed twice: both entries share one tracer
             if hit is None:
-                hit = fresh[id(p)] = (p, trace.new_tracer(_param_primal(p)))
+                hit = fresh[id(p)] = (p, trace.new_tracer(param_primal(p)))
                 if leaf_hooks and id(p) in leaf_hooks:
                     if trace.hooks is None:
                         trace.hooks = {}
@@ -174,7 +153,7 @@ def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, A
     inputs get zero tangents."""
     trace = push_trace(ForwardTrace())
     try:
-        args = [trace.new_tracer(_resolve(p), t) for p, t in zip(primals, tangents)]
+        args = [trace.new_tracer(resolve(p), t) for p, t in zip(primals, tangents)]
         out = fn(*args)
     finally:
         pop_trace(trace)
@@ -188,50 +167,3 @@ def _tangent_or_zero(trace: ForwardTrace, o: Any) -> Any:
     return S.zeros_like(trace.primal_of(o)) if t is None else t
 
 
-def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0) -> Any:
-    """Map ``fn`` over axis ``in_axes[i]`` of each ``args[i]`` (None: not mapped) at once.
-    ``out_axes`` is an int/None for every output leaf or a matching tuple."""
-    from .batching import BatchTrace, VmapAxisError, check_axis
-
-    for a, ax in zip(args, in_axes):
-        if ax is not None:
-            check_axis("in_axes", ax, a.shape, "an input of shape")
-    sizes = [a.shape[ax] for a, ax in zip(args, in_axes) if ax is not None]
-    if not sizes:
-        raise VmapAxisError("For 'vmap', at least one input must be mapped (in_axes all "
-                            "None).")
-    for s in sizes[1:]:
-        if s != sizes[0]:
-            raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should "
-                               f"be equal, but got {sizes[0]} and {s}.")
-    trace = push_trace(BatchTrace(sizes[0]))
-    try:
-        targs = [a if ax is None else trace.new_tracer(_resolve(a), ax % a.ndim)
-                 for a, ax in zip(args, in_axes)]
-        out = fn(*targs)
-    finally:
-        pop_trace(trace)
-    leaves, tree = flatten(out)
-    axes = axes_per_leaf(out_axes, out, len(leaves))
-    from ..core.tree import unflatten
-
-    return unflatten(tree, [trace.value_at(x, ax) for x, ax in zip(leaves, axes)])
-
-
-def axes_per_leaf(spec: Any, out: Any, n: int) -> list:
-    """``out_axes`` spread over the ``n`` Tensor leaves of ``out`` (checked)."""
-    from .batching import VmapAxisError, VmapAxisTypeError
-
-    if spec is None or (isinstance(spec, int) and not isinstance(spec, bool)):
-        return [spec] * n
-    if not isinstance(spec, (tuple, list)):
-        raise VmapAxisTypeError(f"For 'vmap', an out_axes entry must be an int, None, or a "
-                                f"tuple or list of them, but got {spec!r}.")
-    flat: list = []
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    if len(spec) != len(outs):
-        raise VmapAxisError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
-                            f"returns {len(outs)} outputs.")
-    for s, o in zip(spec, outs):
-        flat.extend(axes_per_leaf(s, o, len(flatten(o)[0])))
-    return flat

@@ -5,9 +5,12 @@ for the whole batch; any other primitive falls back to one call per batch elemen
 by a stack (correct, slower)."""
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from ..core.primitive import Primitive, Trace, Tracer, bind
+from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
+from ..core.tree import flatten, unflatten
+from ..prims import structural as S
+from .inputs import resolve
 
 
 class VmapAxisError(RuntimeError, ValueError):
@@ -81,15 +84,13 @@ class BatchTrace(Trace):
         if prim.batch is not None:
             out, odim = prim.batch(vals, dims, **params)
         else:
-            out, odim = _loop(prim, vals, dims, params, self.size)
+            out, odim = per_example(prim, vals, dims, params, self.size)
         if prim.multiple_results:
             return tuple(self.new_tracer(o, odim) for o in out)
         return self.new_tracer(out, odim)
 
     def value_at(self, x: Any, out_axis: int | None) -> Any:
         """Lower an output: move its batch axis to ``out_axis`` (broadcast if unbatched)."""
-        from ..prims import batch_rules as B
-
         if getattr(x, "_trace", None) is self:
             val, bdim = x.primal, x.bdim
         else:
@@ -100,25 +101,24 @@ class BatchTrace(Trace):
                                  "the mapped inputs.")
             return val
         if bdim is None:
-            val, bdim = B.broadcast_batch(val, self.size), 0
-        check_axis("out_axes", out_axis, B.S.shape_of(val), "a mapped output of shape")
-        return B.moveaxis(val, bdim, out_axis)
+            val, bdim = S.broadcast_batch(val, self.size), 0
+        check_axis("out_axes", out_axis, S.shape_of(val), "a mapped output of shape")
+        return S.moveaxis(val, bdim, out_axis)
 
 
-def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
+def per_example(prim: Primitive, vals: list, dims: list, params: dict, size: int,
           hint: str = "") -> tuple:
     """Fallback for primitives without a batch rule: apply per element, then stack.
     ``hint`` says why results of different shapes would arise, for the error."""
-    from ..prims import batch_rules as B
-
     if size == 0:
         return _loop_empty(prim, vals, dims, params)
+    examples = [None if d is None else S.unstack(v, axis=d) for v, d in zip(vals, dims)]
     outs = []
     for i in range(size):
-        args = [v if d is None else B.take(v, i, d) for v, d in zip(vals, dims)]
+        args = [v if ex is None else ex[i] for v, ex in zip(vals, examples)]
         outs.append(bind(prim, args, params))
-    shapes = [[list(B.S.shape_of(r)) for r in o] if prim.multiple_results
-              else list(B.S.shape_of(o)) for o in outs]
+    shapes = [[list(S.shape_of(r)) for r in o] if prim.multiple_results
+              else list(S.shape_of(o)) for o in outs]
     odd = next((i for i, s in enumerate(shapes) if s != shapes[0]), None)
     if odd is not None:
         raise ValueError(f"For 'vmap', {prim.name} gives a result of shape {shapes[0]} "
@@ -126,24 +126,65 @@ def _loop(prim: Primitive, vals: list, dims: list, params: dict, size: int,
                          f"of different shapes cannot be stacked into one batch"
                          + (f"; {hint}." if hint else "."))
     if prim.multiple_results:
-        return tuple(B.stack0(list(col)) for col in zip(*outs)), 0
-    return B.stack0(outs), 0
+        return tuple(S.stack0(list(col)) for col in zip(*outs)), 0
+    return S.stack0(outs), 0
 
 
 def _loop_empty(prim: Primitive, vals: list, dims: list, params: dict) -> tuple:
     """The fallback over an empty batch: one example of zeros gives the result's shape and
     dtype; the batch of none of them is that result broadcast to a leading size of 0."""
-    from ..prims import batch_rules as B
-
     args = []
     for v, d in zip(vals, dims):
         if d is None:
             args.append(v)
             continue
-        shape = B.S.shape_of(v)
-        args.append(B.S.full(shape=shape[:d] + shape[d + 1:], value=0,
-                             dtype=B.S.dtype_of(v)))
+        shape = S.shape_of(v)
+        args.append(S.full(shape=shape[:d] + shape[d + 1:], value=0,
+                             dtype=S.dtype_of(v)))
     out = bind(prim, args, params)
     if prim.multiple_results:
-        return tuple(B.broadcast_batch(o, 0) for o in out), 0
-    return B.broadcast_batch(out, 0), 0
+        return tuple(S.broadcast_batch(o, 0) for o in out), 0
+    return S.broadcast_batch(out, 0), 0
+
+
+def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0) -> Any:
+    """Map ``fn`` over axis ``in_axes[i]`` of each ``args[i]`` (None: not mapped) at once.
+    ``out_axes`` is an int/None for every output leaf or a matching tuple."""
+    for a, ax in zip(args, in_axes):
+        if ax is not None:
+            check_axis("in_axes", ax, a.shape, "an input of shape")
+    sizes = [a.shape[ax] for a, ax in zip(args, in_axes) if ax is not None]
+    if not sizes:
+        raise VmapAxisError("For 'vmap', at least one input must be mapped (in_axes all "
+                            "None).")
+    for s in sizes[1:]:
+        if s != sizes[0]:
+            raise RuntimeError(f"The 'axis_size' of each argument in the scope of 'vmap' should "
+                               f"be equal, but got {sizes[0]} and {s}.")
+    trace = push_trace(BatchTrace(sizes[0]))
+    try:
+        targs = [a if ax is None else trace.new_tracer(resolve(a), ax % a.ndim)
+                 for a, ax in zip(args, in_axes)]
+        out = fn(*targs)
+    finally:
+        pop_trace(trace)
+    leaves, tree = flatten(out)
+    axes = axes_per_leaf(out_axes, out, len(leaves))
+    return unflatten(tree, [trace.value_at(x, ax) for x, ax in zip(leaves, axes)])
+
+
+def axes_per_leaf(spec: Any, out: Any, n: int) -> list:
+    """``out_axes`` spread over the ``n`` Tensor leaves of ``out`` (checked)."""
+    if spec is None or (isinstance(spec, int) and not isinstance(spec, bool)):
+        return [spec] * n
+    if not isinstance(spec, (tuple, list)):
+        raise VmapAxisTypeError(f"For 'vmap', an out_axes entry must be an int, None, or a "
+                                f"tuple or list of them, but got {spec!r}.")
+    flat: list = []
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    if len(spec) != len(outs):
+        raise VmapAxisError(f"For 'vmap', out_axes has {len(spec)} entries but the function "
+                            f"returns {len(outs)} outputs.")
+    for s, o in zip(spec, outs):
+        flat.extend(axes_per_leaf(s, o, len(flatten(o)[0])))
+    return flat

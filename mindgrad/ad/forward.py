@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from ..core.primitive import Primitive, Trace, Tracer, bind, missing_rule
-from ..prims.arith import add
+from ..prims.structural import add
 
 
 class ForwardTracer(Tracer):

@@ -10,7 +10,7 @@ of its second derivatives, ``lap`` (shape ``u.shape``). For ``z = f(u)``:
 so the second-order part is never formed per direction: it is summed as it goes, and through a
 linear operation it passes as one call (Li et al. 2024, "forward Laplacian"; Dangel et al. 2025,
 "collapsed Taylor mode"). Rules by the shape of a primitive's Taylor rule (``rule.kind``, set
-in ``prims.taylor_rules``):
+by the helpers in ``prims.structural``):
 
 * ``linear`` (linear in the first argument, the rest constants) and ``additive``: the op is
   applied to the direction stack (its vmap rule) and to ``lap``; no second-order term.
@@ -31,6 +31,9 @@ from typing import Any, Callable, Sequence
 
 from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
 from ..core.tree import flatten, unflatten
+from ..prims import structural as S
+from .batching import vectorize
+from .taylor import from_jvp
 
 
 class LaplacianTracer(Tracer):
@@ -100,27 +103,15 @@ def laplacian_call(fn: Callable, x: Any, grads: Any) -> tuple:
 
 # --- helpers --------------------------------------------------------------------------------
 
-def _add(a: Any, b: Any) -> Any:
-    from ..prims import arith as A
-
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return A.add(a, b)
-
-
 def _over_directions(prim: Primitive, args: list, dims: list, params: dict) -> Any:
     """``prim`` mapped over the leading direction axis of the arguments whose dim is 0
     (its vmap rule, or the vmap fallback); the result has the direction axis in front."""
-    from ..prims import batch_rules as B
-    from .api import vectorize
 
     if prim.batch is not None:
         out, odim = prim.batch(args, dims, **params)
         if prim.multiple_results:
-            return tuple(B.to_front(o, odim) for o in out)
-        return B.to_front(out, odim)
+            return tuple(S.to_front(o, odim) for o in out)
+        return S.to_front(out, odim)
     mapped = [i for i, d in enumerate(dims) if d is not None]
 
     def one(*vs: Any) -> Any:
@@ -134,7 +125,6 @@ def _over_directions(prim: Primitive, args: list, dims: list, params: dict) -> A
 
 def _full_stack(g: Any, out: Any, n: int) -> Any:
     """A direction stack broadcast to ``(n,) + out.shape`` (a linear op may broadcast)."""
-    from ..prims import shape as S
 
     want = (n,) + tuple(S.shape_of(out))
     return g if tuple(S.shape_of(g)) == want else S.broadcast_to(g, shape=want)
@@ -152,30 +142,24 @@ def _linear_rule(prim, primals, grads, laps, params, n):
 
 
 def _additive_rule(prim, primals, grads, laps, params, n):
-    from ..prims import arith as A
-    from ..prims import shape as S
-
     out = bind(prim, primals, params)
-    sub = prim is A.sub
+    sub = prim is S.sub
     ga, gb = grads
     if gb is not None and sub:
-        gb = A.neg(gb)
+        gb = S.neg(gb)
     if ga is not None and gb is not None:
-        g = _over_directions(A.add, [ga, gb], [0, 0], {})
+        g = _over_directions(S.add, [ga, gb], [0, 0], {})
     else:
         g = ga if ga is not None else gb
     la, lb = laps
     if lb is not None and sub:
-        lb = A.neg(lb)
-    lp = _add(la, lb)
+        lb = S.neg(lb)
+    lp = S.add_if(la, lb)
     return (out, None if g is None else _full_stack(g, out, n),
             None if lp is None else S.broadcast_like(lp, out))
 
 
 def _bilinear_rule(prim, primals, grads, laps, params, n):
-    from ..prims import arith as A
-    from ..prims import reduce as R
-
     a, b = primals
     ga, gb = grads
     la, lb = laps
@@ -185,93 +169,47 @@ def _bilinear_rule(prim, primals, grads, laps, params, n):
         g = _over_directions(prim, [ga, b], [0, None], params)
     if gb is not None:
         t = _over_directions(prim, [a, gb], [None, 0], params)
-        g = t if g is None else A.add(g, t)
+        g = t if g is None else S.add(g, t)
     lp = None
     if la is not None:
         lp = bind(prim, [la, b], params)
     if lb is not None:
-        lp = _add(lp, bind(prim, [a, lb], params))
+        lp = S.add_if(lp, bind(prim, [a, lb], params))
     if ga is not None and gb is not None:
-        cross = R.reduce_sum(_over_directions(prim, [ga, gb], [0, 0], params), axis=(0,),
+        cross = S.reduce_sum(_over_directions(prim, [ga, gb], [0, 0], params), axis=(0,),
                              keepdims=False)
-        lp = _add(lp, A.mul(cross, 2.0))
+        lp = S.add_if(lp, S.mul(cross, 2.0))
     return out, g, lp
 
 
 def _unary_rule(prim, primals, grads, laps, params, n):
-    from ..prims import arith as A
-    from ..prims import reduce as R
-    from ..prims import shape as S
-
     x = primals[0]
     g, lx = grads[0], laps[0]
-    closed = _CLOSED.get(prim.name)
+    closed = getattr(prim.taylor, "second", None)
     if closed is not None:
         out, d1, d2 = closed(x)  # f, f', f''
     else:
         # f' and f''/2 are the first two Taylor coefficients along the all-ones direction
         out, (d1, h2) = prim.taylor([x], [[S.ones_like(x), None]], **params)
-        d2 = None if h2 is None else A.mul(h2, 2.0)
+        d2 = None if h2 is None else S.mul(h2, 2.0)
     if d1 is None:
         return out, None, None
-    gout = None if g is None else A.mul(g, d1)
-    lp = None if lx is None else A.mul(lx, d1)
+    gout = None if g is None else S.mul(g, d1)
+    lp = None if lx is None else S.mul(lx, d1)
     if g is not None and d2 is not None:
-        sq = R.reduce_sum(A.mul(g, g), axis=(0,), keepdims=False)
-        lp = _add(lp, A.mul(sq, d2))
+        sq = S.reduce_sum(S.mul(g, g), axis=(0,), keepdims=False)
+        lp = S.add_if(lp, S.mul(sq, d2))
     return out, gout, lp
-
-
-def _tanh_closed(x):
-    from ..prims import arith as A
-    from ..prims import unary as U
-
-    y = U.tanh(x)
-    d1 = A.sub(1.0, A.mul(y, y))
-    return y, d1, A.mul(A.mul(y, d1), -2.0)
-
-
-def _sin_closed(x):
-    from ..prims import arith as A
-    from ..prims import unary as U
-
-    y = U.sin(x)
-    return y, U.cos(x), A.neg(y)
-
-
-def _cos_closed(x):
-    from ..prims import arith as A
-    from ..prims import unary as U
-
-    y = U.cos(x)
-    return y, A.neg(U.sin(x)), A.neg(y)
-
-
-def _exp_closed(x):
-    from ..prims import unary as U
-
-    y = U.exp(x)
-    return y, y, y
-
-
-# Closed forms (f, f', f'') of the most used activations: fewer operations than the generic
-# second-order Taylor rule at the value.
-_CLOSED: dict[str, Callable] = {"Tanh": _tanh_closed, "Sin": _sin_closed,
-                                "Cos": _cos_closed, "Exp": _exp_closed}
 
 
 def _fallback(prim, primals, grads, laps, params, n):
     """The primitive's Taylor rule mapped over the directions, with series (G_d, L / 2n):
     coefficient 2 of z is f''[G_d, G_d] / 2 + f'(L) / 2n, so 2 sum_d z2_d is the Laplacian."""
-    from ..prims import arith as A
-    from ..prims import reduce as R
-    from .api import vectorize
-    from .taylor import from_jvp
 
     rule = prim.taylor or from_jvp(prim)
     out = bind(prim, primals, params)
     mapped = [i for i, g in enumerate(grads) if g is not None]
-    halves = [None if lp is None else A.mul(lp, 0.5 / n) for lp in laps]
+    halves = [None if lp is None else S.mul(lp, 0.5 / n) for lp in laps]
     for i, (g, lp) in enumerate(zip(grads, laps)):
         if g is None and lp is not None:
             raise NotImplementedError(f"forward Laplacian: {prim.name} input {i} has a "
@@ -299,7 +237,7 @@ def _fallback(prim, primals, grads, laps, params, n):
         z2 = flat.pop(0) if has2 else None
         gouts.append(z1)
         louts.append(None if z2 is None else
-                     A.mul(R.reduce_sum(z2, axis=(0,), keepdims=False), 2.0))
+                     S.mul(S.reduce_sum(z2, axis=(0,), keepdims=False), 2.0))
     if prim.multiple_results:
         return out, gouts, louts
     return out, gouts[0], louts[0]

@@ -18,8 +18,7 @@ from ..core.hooks import HookHandle, run_tensor_hooks
 from ..core.tensor import Tensor
 from ..core.primitive import (Deferred, Primitive, Trace, Tracer, bind, eager, missing_rule,
                               graphs, snapshot, state)
-from ..prims.arith import add
-from ..prims.shape import zeros_like
+from ..prims.structural import add, custom_vjp, custom_vjp_multi, zeros_like
 
 
 class ReverseTracer(Tracer):
@@ -101,9 +100,9 @@ class ReverseTrace(Trace):
         if self.paused:
             return out
         multiple = isinstance(out, (tuple, list))
-        prim = Primitive(name, fun, multiple_results=multiple, register=False)
-        prim.vjp_all = lambda g, ans, *xs, **_: bwd(xs, ans, g)
-        return self._record(prim, {}, ids, primals, tuple(out) if multiple else out)
+        prim = custom_vjp_multi if multiple else custom_vjp
+        return self._record(prim, {"bwd": bwd, "name": name}, ids, primals,
+                            tuple(out) if multiple else out)
 
     def keep_value(self, obj: Any) -> None:
         """``obj`` is about to change in place: the entries that hold it as an operand get

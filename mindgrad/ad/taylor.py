@@ -11,6 +11,7 @@ from typing import Any, Callable, Sequence
 
 from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
 from ..core.tree import flatten, unflatten
+from ..prims import structural as S
 
 
 class TaylorTracer(Tracer):
@@ -79,9 +80,6 @@ def from_jvp(prim: Primitive) -> Callable:
     """A Taylor rule built from ``prim``'s JVP rule, one order at a time: with
     z(t) = f(x(t)), z'(t) = J(x(t)) x'(t), so ``z_k`` is the coefficient ``k-1`` of the jet of
     the JVP rule, divided by ``k``. The JVP rule's own operations are Taylor-propagated."""
-    from ..prims import arith as A
-    from ..prims import shape as S
-
     def jvp_fn(n: int, params: dict) -> Callable:
         def f(*args: Any) -> Any:
             xs, ts = args[:n], args[n:2 * n]
@@ -93,7 +91,7 @@ def from_jvp(prim: Primitive) -> Callable:
                 if t is None or i >= len(prim.jvp) or prim.jvp[i] is None:
                     continue
                 c = prim.jvp[i](t, ans, *xs, **params)
-                total = c if total is None else A.add(total, c)
+                total = c if total is None else S.add(total, c)
             return total
 
         return f
@@ -112,7 +110,7 @@ def from_jvp(prim: Primitive) -> Callable:
                     t_primals.append(None)
                     t_series.append(None)
                     continue
-                ts = [None if _coeff(s, m) is None else A.mul(m + 1, s[m]) for m in range(1, k)]
+                ts = [None if _coeff(s, m) is None else S.mul(m + 1, s[m]) for m in range(1, k)]
                 t0 = s[0]
                 if t0 is None and any(t is not None for t in ts):
                     t0 = S.zeros_like(x)
@@ -125,7 +123,7 @@ def from_jvp(prim: Primitive) -> Callable:
                 w0, w = [w0], [w]
             for z, v0, v in zip(zs, w0, w):
                 value = v0 if k == 1 else v[k - 2]
-                z.append(None if value is None else A.div(value, k))
+                z.append(None if value is None else S.div(value, k))
         return z0, (zs if prim.multiple_results else zs[0])
 
     return rule

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 from typing import Any
+from ..communication.management import get_group_size, get_rank
 
 
 class ParallelMode:
@@ -119,7 +120,6 @@ def get_auto_parallel_context(attr_key: str) -> Any:
         raise ValueError(f"Get context keyword {attr_key} is not recognized!")
     value = _state[attr_key]
     if value is None:
-        from ..communication.management import get_group_size, get_rank
 
         return get_group_size() if attr_key == "device_num" else get_rank()
     return copy.deepcopy(value)

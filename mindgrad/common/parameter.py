@@ -9,6 +9,7 @@ from ..core.primitive import Tracer, before_change, graph_tracing, tracing
 from ..core import dtype as mstype
 from ..core.device import device_of, to_device
 from ..core.tensor import Tensor
+from .initializer import initializer
 
 _NAME_MAX_LEN = 1024  # MindSpore's limit on a Parameter's name
 
@@ -18,13 +19,6 @@ def _check_flag(arg: str, value: Any) -> bool:
         raise TypeError(f"For 'Parameter', '{arg}' must be a bool, but got "
                         f"{type(value).__name__} {value!r}.")
     return value
-
-
-def _graph_trace() -> Any:
-    """The GRAPH-mode trace being recorded, if any (imported late: it imports this module)."""
-    from ..graph.trace import current_graph_trace
-
-    return current_graph_trace()
 
 
 class Parameter(Tensor):
@@ -149,10 +143,9 @@ class Parameter(Tensor):
             data = data._assigned(self.name)  # a derivative trace's: the value beneath it
         if tracing():
             before_change(self)  # uses already recorded keep the present value
-        if graph_tracing() is not None:
-            graph = _graph_trace()
-            if graph is not None:
-                return self._record_assign(graph, data)
+        graph = graph_tracing()
+        if graph is not None:
+            return self._record_assign(graph, data)
         new = data._data if isinstance(data, Tensor) else Tensor(data)._data
         if tuple(new.shape) != tuple(self._data.shape):
             raise ValueError(f"For 'Parameter.set_data', the new value of '{self.name}' has "
@@ -172,15 +165,13 @@ class Parameter(Tensor):
         self.set_data(new)
 
     def _record_assign(self, graph: Any, data: Any) -> "Parameter":
-        from ..prims import shape as S
-
         value = data if isinstance(data, Tensor) else Tensor(data)
         if tuple(value.shape) != tuple(self._data.shape):
             raise ValueError(f"For 'Parameter.set_data', the new value of '{self.name}' has "
                              f"shape {tuple(value.shape)} but the parameter has shape "
                              f"{tuple(self._data.shape)}.")
         if value._data.dtype != self._data.dtype:
-            value = S.cast(value, dtype=self._data.dtype)
+            value = value.astype(self._data.dtype)
         graph.assign(self, value)
         return self
 
@@ -193,8 +184,6 @@ class Parameter(Tensor):
         if isinstance(init, str) and init == "same":
             data = Tensor._wrap(self._data.copy())
         else:
-            from .initializer import initializer
-
             data = initializer(init, self.shape, self.dtype)
         return Parameter(data, self.name, self.requires_grad)
 

@@ -12,6 +12,7 @@ from ..core.tensor import Tensor
 from ..ops.operations.comm_ops import ReduceOp, check_group, check_op, check_tensor
 from ..prims import collective as P
 from .management import GlobalComm, communicator, get_group_size
+from .management import get_group_rank_from_world_rank
 
 __all__ = ["CommHandle", "ReduceOp", "all_reduce", "all_gather_into_tensor",
            "reduce_scatter_tensor", "broadcast", "barrier", "reduce", "all_to_all_single",
@@ -86,7 +87,6 @@ def reduce(tensor: Tensor, dst: int, op: str = ReduceOp.SUM,
 
 
 def _group_rank(group: str, world_rank: int) -> int:
-    from .management import get_group_rank_from_world_rank
 
     return get_group_rank_from_world_rank(world_rank, group)
 

@@ -59,6 +59,12 @@ def mixed_devices_error(op: str, arrays: Sequence) -> TypeError:
                      f"Tensor.move_to('CPU') or Tensor.move_to('GPU').")
 
 
+# Set once CuPy becomes a backend (``core.config``): from then on NumPy and CuPy arrays may
+# meet, and each eager operation checks that its inputs share a device. Until then there
+# are only NumPy arrays and the check costs nothing.
+mixed = False
+
+
 def check_same_device(op: str, arrays: Sequence) -> None:
     """Raise ``mixed_devices_error`` when ``arrays`` hold both NumPy and CuPy arrays
     (scalars and other values go with either)."""

@@ -21,7 +21,10 @@ from typing import Any, Callable, Iterable, Sequence
 import warnings as _warnings
 
 from . import fp_warnings as _fp_warnings
-from .device import check_same_device
+from . import device as _device
+from .mutation import before_change, rebind_error
+from .state import (active, enter_graph, graph_tracing, graphs, leave_graph,  # noqa: F401
+                    pop_trace, push_trace, state, tracing)
 from .tensor import Tensor
 
 
@@ -29,11 +32,12 @@ class Primitive:
     """An operation with all of its rules."""
 
     __slots__ = ("name", "impl", "vjp", "vjp_all", "jvp", "jvp_all", "batch", "taylor",
-                 "expr", "multiple_results", "nondiff", "effect")
+                 "expr", "multiple_results", "nondiff", "effect", "hints")
 
     def __init__(self, name: str, impl: Callable, *, expr: str | None = None,
                  multiple_results: bool = False, nondiff: bool = False,
-                 effect: bool = False, register: bool = True) -> None:
+                 effect: bool = False, register: bool = True,
+                 hints: dict | None = None) -> None:
         if register:
             if name in _registry:
                 raise ValueError(f"A primitive named {name!r} is already registered "
@@ -45,6 +49,10 @@ class Primitive:
         self.multiple_results = multiple_results
         self.nondiff = nondiff  # outputs carry no gradient (comparisons, argmax, ...)
         self.effect = effect  # random or stateful: never folded, merged or removed
+        # What graph passes may assume of it (``graph/passes.py`` reads them; see
+        # docs/ARCHITECTURE.md): "shape_only", "identity", "neutral", "commutative",
+        # "graph_identity", "value_shape", "guard".
+        self.hints = hints or {}
         self.vjp: tuple | None = None
         self.vjp_all: Callable | None = None
         self.jvp: tuple | None = None
@@ -119,65 +127,6 @@ class Trace:
         return Tensor.register_hook(tracer.__lower__(), fn)
 
 
-class _State(threading.local):
-    """What transformations are running on the current thread (each thread has its own)."""
-
-    def __init__(self) -> None:
-        self.stack: list[Trace] = []
-        # The graph trace while a GRAPH-mode function is being traced: operations whose
-        # arguments hold no tracer (constants, Parameters) are recorded by it too.
-        self.dynamic: Trace | None = None
-        # id(Parameter) -> the tracer standing for it while this thread differentiates
-        # with respect to it (see `substitute`)
-        self.subs: dict[int, Tensor] = {}
-
-
-state = _State()
-
-# One entry per trace, and per GRAPH-mode trace, running on any thread. Reading the
-# thread-local `state` costs on every operation, so while a list is empty (no transformation
-# anywhere, as in plain eager code) the dispatch point does not look. Lists, because their
-# append and pop are atomic between threads where ``count += 1`` is not.
-active: list = []
-graphs: list = []
-
-
-def push_trace(trace: Trace) -> Trace:
-    stack = state.stack
-    trace.level = len(stack)
-    stack.append(trace)
-    active.append(None)
-    return trace
-
-
-def pop_trace(trace: Trace) -> None:
-    top = state.stack.pop()
-    active.pop()
-    assert top is trace, "trace stack corrupted"
-
-
-def enter_graph(trace: Trace) -> None:
-    """Make ``trace`` (already pushed) the GRAPH-mode trace that also records operations on
-    constants and Parameters."""
-    graphs.append(None)
-    state.dynamic = trace
-
-
-def leave_graph(trace: Trace) -> None:
-    state.dynamic = None
-    graphs.pop()
-
-
-def tracing() -> bool:
-    """Whether a transformation (or GRAPH-mode tracing) is running on this thread."""
-    return bool(active) and bool(state.stack)
-
-
-def graph_tracing() -> Trace | None:
-    """The GRAPH-mode trace being recorded on this thread, if any."""
-    return state.dynamic if graphs else None
-
-
 class Tracer(Tensor):
     """A value seen by a trace. Its ``_data`` is the concrete array underneath (metadata only:
     shape and dtype), so every Tensor method works on tracers unchanged."""
@@ -203,7 +152,6 @@ class Tracer(Tensor):
         """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
         the same trace), so this object stays the one the trace and the user hold."""
         if type(new) is not type(self) or new._trace is not self._trace:
-            from .tensor import rebind_error
 
             raise rebind_error(self, new)
         before_change(self)
@@ -233,19 +181,6 @@ def _slot_names(cls: type) -> tuple:
         names = _SLOTS[cls] = tuple(n for c in cls.__mro__ if issubclass(c, Tracer)
                                     for n in c.__dict__.get("__slots__", ()))
     return names
-
-
-def before_change(obj: Tensor) -> None:
-    """Call just before ``obj`` takes a new value in place (``x[i] = v``, ``set_data``): the
-    running traces that recorded ``obj`` itself as an operand (reverse mode's residuals)
-    keep the value it has now, so an assignment after a use does not change that use's
-    gradient."""
-    if not active:
-        return
-    for trace in state.stack:
-        keep = getattr(trace, "keep_value", None)
-        if keep is not None:
-            keep(obj)
 
 
 def snapshot(obj: Tensor) -> Tensor:
@@ -359,18 +294,12 @@ def bind(prim: Primitive, args: Sequence, params: dict) -> Any:
     return top.process(prim, args, params)
 
 
-# Set once CuPy becomes a backend (``context``): from then on NumPy and CuPy arrays may
-# meet, and each eager operation checks that its inputs share a device. Until then there
-# are only NumPy arrays and the check costs nothing.
-check_devices = False
-
-
 def eager(prim: Primitive, args: Sequence, params: dict) -> Any:
     if _warnings.filters is not _fp_warnings.installed_in:
         _fp_warnings.install()  # NumPy's floating-point warnings stay silent (fp_warnings)
     arrays = [a._data if isinstance(a, Tensor) else a for a in args]
-    if check_devices:
-        check_same_device(prim.name, arrays)
+    if _device.mixed:
+        _device.check_same_device(prim.name, arrays)
     try:
         out = prim.impl(*arrays, **params)
     except TypeError as e:

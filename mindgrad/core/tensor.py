@@ -5,13 +5,18 @@ Operators and methods are thin front-ends over ``mindgrad.ops.functional``; ever
 them goes through the single dispatch point, so they all work on tracers too."""
 from __future__ import annotations
 
+import weakref
 from typing import Any, Callable
 
 import numpy as np
 
 from . import dtype as mstype
+from .config import array_module
+from .device import DEVICES, device_of, to_device
 from .hooks import add_leaf_hook, check_hook
+from .mutation import rebind
 from .printing import format_repr, format_str
+from .state import graph_tracing, graphs
 
 F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
 _P: Any = None  # mindgrad.prims.arith, bound at the same time
@@ -64,39 +69,16 @@ def _default_array(data: Any, xp) -> Any:
     return xp.asarray(arr)
 
 
-def rebind_error(target: "Tensor", new: "Tensor") -> TypeError:
-    """An assignment whose result a transformation traces but ``target`` cannot follow."""
-    by = _TRACED_BY.get(type(new).__name__, type(new).__name__)
-    what = "a constant tensor" if target._trace is None else \
-        f"a tensor that only an outer transformation traces ({type(target).__name__})"
-    return TypeError(
-        f"For 'setitem', cannot assign a value that {by} traces (it depends on the "
-        f"transformed inputs) into {what}: a tensor made without the traced inputs (by "
-        f"Tensor(...), ops.zeros, ops.zeros_like, ...) keeps its identity and cannot start "
-        f"carrying a traced value. Build the result from the traced values instead (ops.concat "
-        f"or ops.stack of the pieces, ops.select(mask, value, x), "
-        f"ops.tensor_scatter_update(x, indices, value)), or assign into a tensor computed "
-        f"from the inputs (for example y = x * 0).")
-
-
-_TRACED_BY = {"ReverseTracer": "grad/vjp (reverse mode)", "ForwardTracer": "jvp (forward mode)",
-              "BatchTracer": "vmap", "TaylorTracer": "jet (Taylor mode)",
-              "GraphTracer": "GRAPH-mode tracing"}
-
-
 def _traced_copy(source: "Tensor", dtype: Any) -> Any:
     """``Tensor(source)`` of a value that vmap, grad, jvp or jet traces: that value, cut from
     the derivatives as an eager copy is (``stop_gradient``), so that under vmap each example
     keeps its own value (the tracer's array is one example's metadata only). A GRAPH-mode
     value is left to ``_follow_graph``: None."""
-    from ..core.primitive import graph_tracing
-    from ..prims import shape as S
-
     if source._trace is graph_tracing():
         return None
-    value = S.stop_gradient(source)
+    value = F.stop_gradient(source)
     if dtype is not None:
-        value = S.cast(value, dtype=mstype.to_numpy(dtype, "Tensor"))
+        value = F.cast(value, mstype.to_numpy(dtype, "Tensor"))
     return value
 
 
@@ -107,22 +89,16 @@ def _follow_graph(new: "Tensor", source: "Tensor", dtype: Any) -> bool:
     tracing, and for a tensor whose present array is all the graph needs, it does nothing
     and returns False; otherwise the new tensor is set up and it returns True. Like the
     eager copy, the new tensor carries no gradient."""
-    from ..core.primitive import graphs
-
     if not graphs:  # no GRAPH-mode trace on any thread: the common, eager case
         return False
-    from ..graph.trace import current_graph_trace
-
-    graph = current_graph_trace()
+    graph = graph_tracing()
     if graph is None or (source._trace is None and not graph.follows(source)):
         return False
-    from ..prims import shape as S
-
-    value = S.stop_gradient(source)  # the graph's value, beneath any derivative trace
+    value = F.stop_gradient(source)  # the graph's value, beneath any derivative trace
     if getattr(value, "_trace", None) is not graph:
         return False  # a batched (vmap) value: copied as before
     if dtype is not None:
-        value = S.cast(value, dtype=mstype.to_numpy(dtype, "Tensor"))
+        value = F.cast(value, mstype.to_numpy(dtype, "Tensor"))
     graph.rebind(new, value)
     new._data = value.val
     return True
@@ -148,8 +124,6 @@ class Tensor:
                  init: Any = None, const_arg: bool = False) -> None:
         if self._trace is not None:
             return  # a traced value that __new__ gave back (see _traced_copy)
-        from ..context import array_module
-
         xp = array_module()
         if input_data is None:
             if shape is None:
@@ -214,8 +188,6 @@ class Tensor:
     @property
     def device(self) -> str:
         """Where the values live: "CPU" (a NumPy array) or "GPU" (a CuPy array)."""
-        from .device import device_of
-
         return device_of(self._data)
 
     def move_to(self, to: str, blocking: bool = True) -> "Tensor":
@@ -224,8 +196,6 @@ class Tensor:
         there already. Operations never move tensors themselves: inputs on different
         devices raise a TypeError. Like MindSpore's, only outside compiled and transformed
         functions (it is not differentiated)."""
-        from .device import DEVICES, to_device
-
         if to not in DEVICES:
             raise ValueError(f"For 'Tensor.move_to', the value of 'to' must be one of "
                              f"{list(DEVICES)}, but got {to!r}.")
@@ -362,22 +332,7 @@ class Tensor:
 
     def _become(self, new: "Tensor") -> None:
         """Make this object refer to ``new``, the result of an assignment into it."""
-        from ..core.primitive import before_change
-        from ..graph.trace import current_graph_trace
-
-        trace = new._trace
-        if trace is None:
-            before_change(self)
-            self._data = new._data
-            return
-        graph = current_graph_trace()
-        if trace is graph and graph is not None:
-            before_change(self)
-            # A constant tensor inside a GRAPH-mode trace: the trace records the new value
-            # under this tensor's identity, so later operations on it read the new value.
-            graph.rebind(self, new)
-            return
-        raise rebind_error(self, new)
+        rebind(self, new)
 
     # --- methods ----------------------------------------------------------------------------
     def astype(self, dtype): return F.cast(self, dtype)
@@ -568,8 +523,6 @@ class _ShapePlaceholder(Tensor):
 
 
 def _make_placeholder(t: Tensor, shape: tuple, dtype: Any) -> None:
-    import weakref
-
     for d in shape:
         if not (d is None or (isinstance(d, int) and not isinstance(d, bool) and d >= -1)):
             raise TypeError(f"For 'Tensor', each entry of a placeholder's 'shape' must be a "

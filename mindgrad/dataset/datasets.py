@@ -8,15 +8,18 @@ draws its own random generator, which makes every order reproducible."""
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import numpy as np
 
 from . import config
 from .rows import stack_column, to_array
 
-if TYPE_CHECKING:
-    from .map_op import MapDataset
+
+# Constructors that Dataset's methods call but that live in the modules built on Dataset
+# (iterators, map_op, sources): each of those registers its own here when it is imported,
+# and the package imports them all (``dataset/__init__.py``).
+MAKERS: dict[str, Any] = {}
 
 
 class Epoch:
@@ -181,16 +184,12 @@ class Dataset:
                               output_numpy: bool = False, do_copy: bool = True):
         """An iterator over the rows as lists (of Tensors, or NumPy arrays with
         ``output_numpy``); ``num_epochs`` epochs, -1 for as many as asked for."""
-        from .iterators import TupleIterator
-
-        return TupleIterator(self, columns, num_epochs, output_numpy)
+        return MAKERS["TupleIterator"](self, columns, num_epochs, output_numpy)
 
     def create_dict_iterator(self, num_epochs: int = -1, output_numpy: bool = False,
                              do_copy: bool = True):
         """An iterator over the rows as dicts from column name to value."""
-        from .iterators import DictIterator
-
-        return DictIterator(self, None, num_epochs, output_numpy)
+        return MAKERS["DictIterator"](self, None, num_epochs, output_numpy)
 
     def __iter__(self):
         return iter(self.create_tuple_iterator(num_epochs=1))
@@ -200,13 +199,11 @@ class Dataset:
             output_columns: Any = None, column_order: Any = None,
             num_parallel_workers: int | None = None, python_multiprocessing: bool = False,
             cache: Any = None, callbacks: Any = None, max_rowsize: Any = None,
-            offload: Any = None) -> "MapDataset":
+            offload: Any = None) -> "Dataset":
         """Apply ``operations`` (a callable or a list run in sequence) to ``input_columns``
         (the first column by default), writing ``output_columns`` (the input columns by
         default) in their place."""
-        from .map_op import MapDataset
-
-        out = MapDataset(self, operations, input_columns, output_columns,
+        out = MAKERS["MapDataset"](self, operations, input_columns, output_columns,
                          num_parallel_workers, python_multiprocessing)
         # column_order (MindSpore 1.x) selects and orders the columns after the map
         return out if column_order is None else out.project(column_order)
@@ -276,9 +273,7 @@ class Dataset:
         """Split into datasets of the given sizes (row counts, or fractions that sum to 1).
         With ``randomize`` (random-access sources only) the rows are split at random and each
         part is read in a new random order every epoch."""
-        from .sources import split_dataset
-
-        return split_dataset(self, sizes, randomize)
+        return MAKERS["split_dataset"](self, sizes, randomize)
 
     def device_que(self, send_epoch_end: bool = True, create_data_info_queue: bool = False):
         """Accepted for compatibility: there is no device queue, rows go through iterators."""

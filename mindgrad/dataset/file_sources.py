@@ -11,6 +11,7 @@ import numpy as np
 
 from .datasets import _names
 from .sources import MappableSource
+from .vision.transforms import decode_image
 
 _IDX_DTYPES = {0x08: np.uint8, 0x09: np.int8, 0x0B: np.dtype(">i2"), 0x0C: np.dtype(">i4"),
                0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
@@ -285,8 +286,6 @@ class ImageFolderDataset(MappableSource):
         except OSError as exc:
             raise RuntimeError(f"{self._name}: cannot read {path}: {exc}") from None
         if self.decode:
-            from .vision.transforms import decode_image
-
             try:
                 raw = decode_image(raw)
             except Exception as exc:

@@ -11,12 +11,11 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import config
-from .datasets import Dataset, Epoch
+from ..core.tensor import Tensor
+from .datasets import MAKERS, Dataset, Epoch
 
 
 def _to_tensor(arr: np.ndarray) -> Any:
-    from ..core.tensor import Tensor
-
     if arr.dtype.kind in "USO":
         return arr
     return Tensor(arr)
@@ -97,3 +96,6 @@ class DictIterator(_Iterator):
 
     def __next__(self) -> dict:
         return dict(zip(self._cols, self._convert(self._next_row())))
+
+
+MAKERS.update(TupleIterator=TupleIterator, DictIterator=DictIterator)  # (see datasets.MAKERS)

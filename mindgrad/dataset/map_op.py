@@ -11,7 +11,7 @@ from typing import Any, Callable
 import numpy as np
 
 from . import config
-from .datasets import Dataset, _count, _names, _replace_columns
+from .datasets import MAKERS, Dataset, _count, _names, _replace_columns
 from .rows import to_array
 
 _CHUNK = 16  # rows per task sent to a worker: amortizes the pipe round trip
@@ -189,3 +189,6 @@ def _batched_plan(ops: list) -> Callable | None:
             x = p(x)
         return x
     return run
+
+
+MAKERS.update(MapDataset=MapDataset)  # (see datasets.MAKERS)

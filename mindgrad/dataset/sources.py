@@ -9,7 +9,9 @@ from typing import Any, Sequence
 import numpy as np
 
 from . import config
-from .datasets import Dataset, _count, _names
+from .map_op import WorkerPool
+from ..core import dtype as mstype
+from .datasets import MAKERS, Dataset, _count, _names
 from .rows import as_row, to_array
 from .samplers import (DistributedSampler, RandomSampler, Sampler, SequentialSampler,
                        SubsetRandomSampler, SubsetSampler, as_sampler)
@@ -207,8 +209,6 @@ class GeneratorDataset(MappableSource):
                                            "GeneratorDataset")
         self.python_multiprocessing = bool(python_multiprocessing)
         if column_types is not None:
-            from ..core import dtype as mstype
-
             types = list(column_types)
             if len(types) != len(names):
                 raise ValueError(f"For 'GeneratorDataset', column_types has {len(types)} "
@@ -249,8 +249,6 @@ class GeneratorDataset(MappableSource):
         if self._kind == "random":
             if self.num_parallel_workers > 1 and self.python_multiprocessing:
                 # rows are read by worker processes (the source is inherited by fork)
-                from .map_op import WorkerPool
-
                 pool = WorkerPool(_Loader(self), self.num_parallel_workers)
                 try:
                     yield from pool.run(iter(self._indices(epoch).tolist()))
@@ -321,3 +319,6 @@ def split_dataset(ds: Dataset, sizes: Sequence[Any], randomize: bool) -> list[Da
                            f"dataset itself, but got {ds._name}; pass randomize=False.")
     return [ds.skip(int(a)).take(int(b - a)) if b > a else None
             for a, b in zip(bounds[:-1], bounds[1:])]
+
+
+MAKERS.update(split_dataset=split_dataset)  # (see datasets.MAKERS)

@@ -5,7 +5,7 @@ import functools
 import math
 from typing import Any, Callable
 
-from .trace import GUARD, GraphTrace, Lit
+from .trace import GraphTrace, Lit
 
 
 class GuardFail(Exception):
@@ -71,7 +71,7 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
         if k - 1 in dead_at:
             lines.append(f"    del {', '.join(f'v{o}' for o in sorted(dead_at[k - 1]))}")
         operands = [ref(o) for o in ins]
-        if prim is GUARD:
+        if prim.hints.get("guard"):
             ns[f"_g{k}"] = params["kind"]
             ns[f"_e{k}"] = params["value"]
             lines.append(f"    if _g{k}(_one({operands[0]})) != _e{k}: raise _GuardFail()")

@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from .. import context
+from ..core import config
 from ..core import fp_warnings
 from ..core.tensor import Tensor
 from ..core.primitive import active, enter_graph, leave_graph, pop_trace, push_trace, tracing
@@ -215,7 +215,7 @@ class GraphFunction:
         else:
             variants.append(compiled)
             cache[key] = variants
-        limit = context.get_context("jit_cache_size")
+        limit = config.state["jit_cache_size"]
         while len(cache) > limit:
             try:
                 cache.popitem(last=False)
@@ -259,7 +259,7 @@ class GraphFunction:
             fix = "pass the values that change as Tensors"
         return (f"'{self.name}' was compiled {self._compiles} times: argument {name} changed "
                 f"in {self._changes[i]} of them; {why}. To avoid this, {fix}. Only the "
-                f"{context.get_context('jit_cache_size')} most recently used compiled "
+                f"{config.state['jit_cache_size']} most recently used compiled "
                 f"versions are kept (set_context(jit_cache_size=...)).")
 
     def fast_call(self, key: Any, arrays: list) -> Any:

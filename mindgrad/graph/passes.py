@@ -5,13 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 
-from ..prims import arith as A
-from ..prims import shape as S
-from .trace import GUARD, GraphTrace, Lit
-
-
-# Their values depend only on shapes and dtypes, which a traced signature fixes.
-_SHAPE_ONLY = (S.zeros_like, S.ones_like)
+from .trace import GraphTrace, Lit
 
 
 def _is_const_value(trace: GraphTrace, operand: Any, value: float) -> bool:
@@ -40,30 +34,24 @@ def _identity_source(trace: GraphTrace, prim, params: dict, ins: list, out: int)
         x = vals[v]
         return x.shape == out_val.shape and x.dtype == out_val.dtype
 
-    if prim in (S.reshape, S.broadcast_to, S.cast, S.transpose):
-        if same(ins[0]) and (prim is not S.transpose or params["perm"] == tuple(range(len(params["perm"])))):
-            return ins[0]
-        return None
-    if prim in (A.add, A.sub) and same(ins[0]) and _is_const_value(trace, ins[1], 0):
-        return ins[0]
-    if prim is A.add and same(ins[1]) and _is_const_value(trace, ins[0], 0):
-        return ins[1]
-    if prim in (A.mul, A.div) and same(ins[0]) and _is_const_value(trace, ins[1], 1):
-        return ins[0]
-    if prim is A.mul and same(ins[1]) and _is_const_value(trace, ins[0], 1):
-        return ins[1]
+    hints = prim.hints
+    identity = hints.get("identity")  # reshape, cast, ...: the input when nothing changes
+    if identity is not None:
+        return ins[0] if same(ins[0]) and identity(params) else None
+    # x + 0, x * 1, ...: the other operand (a binary primitive's neutral constants)
+    for i, value in hints.get("neutral", {}).items():
+        other = ins[1 - i]
+        if same(other) and _is_const_value(trace, ins[i], value):
+            return other
     return None
-
-
-# Exactly commutative in IEEE arithmetic (same value and dtype either way round): their
-# operands are compared as a set, so ``t * y`` and ``y * t`` (the two halves of the product
-# rule's derivative of ``y * y``, in every second-order pass through tanh) are one product.
-_COMMUTATIVE = (A.add, A.mul)
 
 
 def _key(prim, params: dict, ins: list) -> Any:
     ops = tuple(("lit", repr(o.value)) if isinstance(o, Lit) else o for o in ins)
-    if prim in _COMMUTATIVE and not params:
+    # Exactly commutative in IEEE arithmetic (same value and dtype either way round): the
+    # operands are compared as a set, so ``t * y`` and ``y * t`` (the two halves of the
+    # product rule's derivative of ``y * y``) are one product.
+    if prim.hints.get("commutative") and not params:
         ops = tuple(sorted(ops, key=repr))
     return (id(prim), repr(sorted(params.items())), ops)
 
@@ -80,11 +68,13 @@ def optimize(trace: GraphTrace, outputs: list[int]) -> tuple[list, list[int]]:
 
     for prim, params, ins, outs in trace.eqns:
         ins = [res(o) for o in ins]
-        if prim is GUARD:
+        if prim.hints.get("guard"):
             if not all(isinstance(o, Lit) or o in consts for o in ins):
                 kept.append((prim, params, ins, outs))
             continue
-        if prim in _SHAPE_ONLY or (
+        # constant inputs, or a value that depends only on shapes and dtypes (which a
+        # traced signature fixes)
+        if prim.hints.get("shape_only") or (
                 not prim.effect and all(isinstance(o, Lit) or o in consts for o in ins)):
             for o in outs:  # constant folding: the traced value is the value
                 consts[o] = trace.vals[o]
@@ -110,7 +100,7 @@ def optimize(trace: GraphTrace, outputs: list[int]) -> tuple[list, list[int]]:
     live: list = []
     for eqn in reversed(kept):
         prim, params, ins, outs = eqn
-        if prim is GUARD or prim.effect or any(o in needed for o in outs):
+        if prim.effect or any(o in needed for o in outs):
             live.append(eqn)
             needed.update(o for o in ins if not isinstance(o, Lit))
     live.reverse()

@@ -15,7 +15,7 @@ from ..core.device import check_same_device
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive, Trace, Tracer, graph_tracing
-from ..prims.shape import getitem
+from ..prims.control import guard as GUARD
 
 
 class Lit:
@@ -105,9 +105,7 @@ class GraphTrace(Trace):
         return t
 
     def process(self, prim: Primitive, args: Sequence, params: dict) -> Any:
-        from ..prims.shape import stop_gradient
-
-        if prim is stop_gradient:
+        if prim.hints.get("graph_identity"):  # (stop_gradient: a graph has no derivatives)
             return self.lift(args[0])
         ins: list = []
         vals: list = []
@@ -119,8 +117,9 @@ class GraphTrace(Trace):
             else:
                 ins.append(Lit(a))
                 vals.append(a)
-        if prim is _getitem and any(getattr(v, "dtype", None) == np.bool_ and isinstance(i, int)
-                                    and i not in self.consts for v, i in zip(vals[1:], ins[1:])):
+        value_shape = prim.hints.get("value_shape")
+        if value_shape is not None and any(isinstance(ins[i], int) and ins[i] not in self.consts
+                                           for i in value_shape(vals)):
             # A mask computed from the inputs gives a result whose shape depends on values:
             # a graph of fixed shapes cannot follow it, so this signature runs eagerly.
             self.opaque = True
@@ -164,8 +163,6 @@ class GraphTrace(Trace):
         self._memo[id(param)] = (param, t)
 
 
-GUARD = Primitive("Guard", None)
-_getitem = getitem
 
 
 def current_graph_trace() -> GraphTrace | None:

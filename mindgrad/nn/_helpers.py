@@ -11,7 +11,7 @@ from ..core.tensor import Tensor
 from ..core.device import to_device
 from ..ops import functional as F
 from ..prims import indexing as IX
-from ..prims import shape as S
+from ..prims import structural as S
 
 
 def one_hot_mask(indices: Tensor, depth: int, axis: int, dtype: Any, who: str, arg: str,

@@ -11,8 +11,8 @@ from typing import Any
 
 from ..core.primitive import Primitive
 from ..ops import functional as F
-from ..prims import batch_rules as B
-from ..prims import shape as S
+from ..prims import structural as B
+from ..prims import structural as S
 from ..prims._util import xp_of
 
 

@@ -172,7 +172,7 @@ class Cell:
         Parameters replaced by their casts while construct runs."""
         from ..core.dtype import to_numpy
         from ..core.tree import tree_map
-        from ..prims import shape as S
+        from ..prims import structural as S
 
         target = to_numpy(self._mp_dtype, "to_float")
 

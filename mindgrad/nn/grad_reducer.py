@@ -20,7 +20,8 @@ from ..common.parameter import Parameter
 from ..core.tensor import Tensor
 from ..communication.management import GlobalComm, get_group_size
 from ..prims import collective as P
-from ..prims import shape as S
+from ..prims import structural as S
+from ..prims import getitem as G
 from .cell import Cell
 
 
@@ -68,7 +69,7 @@ def _bucketed(tensors: Sequence[Tensor], buckets: list[list[int]], collective) -
         start = 0
         for i, shape in zip(bucket, shapes):
             n = math.prod(shape)
-            out[i] = S.reshape(S.getitem(flat, index=(slice(start, start + n),)), shape=shape)
+            out[i] = S.reshape(G.getitem(flat, index=(slice(start, start + n),)), shape=shape)
             start += n
     return out
 

@@ -6,7 +6,7 @@ from typing import Any
 
 from ..core.tensor import Tensor
 from ..ops import functional as F
-from ..prims import shape as S
+from ..prims import structural as S
 from ._helpers import one_hot_mask
 from ._loss_ops import softmax_cross_entropy
 from .cell import Cell

@@ -13,7 +13,7 @@ from ..ad.reverse import ReverseTrace
 from ..context import get_context
 from ..core.tensor import Tensor
 from ..core.primitive import custom_vjp_call, substitution
-from ..prims import shape as S
+from ..prims import structural as S
 
 
 def checked_grads(owner: str, rule: str, grads: Any, inputs: Sequence) -> list:

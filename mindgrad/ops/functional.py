@@ -16,14 +16,15 @@ from ..common import dtype_rules as _rules
 from ..core import tensor as _tensor_module
 from ..core.tensor import Tensor
 from ..core.device import device_of as _device_of, to_device as _to_device
-from ..core import primitive as _primitive
+from ..core import device as _device
 from ..core.primitive import Tracer as _Tracer
 from ..core.primitive import bind as _bind
 from ..prims import arith as A
 from ..prims import compare as C
 from ..prims import linalg as L
 from ..prims import reduce as R
-from ..prims import shape as S
+from ..prims import structural as S
+from ..prims import getitem as G
 from ..prims import unary as U
 from ..prims import conv as CV
 from ..prims import indexing as IX
@@ -54,7 +55,7 @@ def _near(t: Any, ref: Any) -> Any:
     """``t``, just made from Python or NumPy data, on the device of the tensor ``ref`` it
     meets (data goes with the tensor, wherever ``device_target`` puts new tensors). Only
     once CuPy is in use; before, every array is a NumPy one."""
-    if _primitive.check_devices and isinstance(ref, Tensor) and isinstance(t, Tensor):
+    if _device.mixed and isinstance(ref, Tensor) and isinstance(t, Tensor):
         want = _device_of(ref._data)
         if _device_of(t._data) != want:
             return Tensor._wrap(_to_device(t._data, want, "Tensor"))
@@ -322,7 +323,7 @@ def leaky_relu(x: Any, alpha: float = 0.2) -> Tensor:
 def elu(x: Any, alpha: float = 1.0) -> Tensor:
     """x where x > 0, alpha * (e^x - 1) elsewhere."""
     x = _in_dtype(_tensor(x, "elu"), "elu", "x")
-    return U.elu(x, alpha=_float_param(alpha, "elu", "alpha"))
+    return A.elu(x, alpha=_float_param(alpha, "elu", "alpha"))
 
 
 @_composite
@@ -919,16 +920,16 @@ def flip(x: Any, dims: Any) -> Tensor:
         return x
     axes = _axes(dims, x.ndim, "flip") or tuple(range(x.ndim))
     index = tuple(slice(None, None, -1) if i in axes else slice(None) for i in range(x.ndim))
-    return S.getitem(x, index=index)
+    return G.getitem(x, index=index)
 
 
 def _index_part(i: Any, arrays: list, x: Tensor) -> Any:
     if isinstance(i, Tensor):
         arrays.append(i)
-        return S.ArraySlot(len(arrays) - 1)
+        return G.ArraySlot(len(arrays) - 1)
     if isinstance(i, (list, np.ndarray)):
         arrays.append(_near(_converted(i, "getitem", "index"), x))
-        return S.ArraySlot(len(arrays) - 1)
+        return G.ArraySlot(len(arrays) - 1)
     if isinstance(i, (int, np.integer, slice)) or i is None or i is Ellipsis:
         return int(i) if isinstance(i, np.integer) else i
     if isinstance(i, bool):
@@ -946,7 +947,7 @@ def getitem(x: Tensor, index: Any) -> Tensor:
         template = tuple(_index_part(i, arrays, x) for i in index)
     else:
         template = _index_part(index, arrays, x)
-    return S.getitem(x, *arrays, index=template)
+    return G.getitem(x, *arrays, index=template)
 
 
 def _setitem_value(value: Any, dt: np.dtype, x: Tensor) -> Tensor:
@@ -978,10 +979,10 @@ def _setitem(x: Tensor, index: Any, value: Any) -> Tensor:
     v = _setitem_value(value, x._data.dtype, x)
     vs = v.shape
     if vs and vs[0] == 1:  # NumPy and MindSpore drop extra leading 1s of the value
-        extra = len(vs) - S.target_rank(x.ndim, template, tuple(arrays))
+        extra = len(vs) - G.target_rank(x.ndim, template, tuple(arrays))
         if extra > 0 and builtins.all(d == 1 for d in vs[:extra]):
             v = S.reshape(v, shape=vs[extra:])
-    return S.setitem(x, v, *arrays, index=template)
+    return G.setitem(x, v, *arrays, index=template)
 
 
 def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
@@ -995,14 +996,14 @@ def gather(x: Any, indices: Any, axis: int = 0) -> Tensor:
     if idx.dtype.np_dtype.kind not in "iu":
         raise TypeError(f"For 'gather', 'input_indices' must be an integer Tensor, but got "
                         f"{idx.dtype}.")
-    index = (slice(None),) * a + (S.ArraySlot(0),)
+    index = (slice(None),) * a + (G.ArraySlot(0),)
     if IX.is_eager(idx) and isinstance(idx._data, np.ndarray):
         try:  # NumPy's own bounds check finds a bad index at no cost (CuPy has none)
-            return S.getitem(x, idx, index=index)
+            return G.getitem(x, idx, index=index)
         except IndexError:
             _gather_indices(x, idx, a)  # raises the clear message
             raise
-    return S.getitem(x, _gather_indices(x, idx, a), index=index)
+    return G.getitem(x, _gather_indices(x, idx, a), index=index)
 
 
 def _gather_indices(x: Tensor, idx: Tensor, axis: int) -> Tensor:
@@ -1033,7 +1034,7 @@ def index_select(input: Any, axis: int, index: Any) -> Tensor:
     idx = IX.checked_indices(idx, x.shape[a], "index_select", "each value of 'index'",
                              what=f" (axis {a} of an input of shape {list(x.shape)})",
                              error=IndexError)
-    return S.getitem(x, idx, index=(slice(None),) * a + (S.ArraySlot(0),))
+    return G.getitem(x, idx, index=(slice(None),) * a + (G.ArraySlot(0),))
 
 
 def gather_nd(input_x: Any, indices: Any) -> Tensor:
@@ -1176,7 +1177,7 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
         if builtins.any(c.stop <= c.start for c in crop):
             raise ValueError(f"For 'pad', negative padding {padding!r} removes the whole of an "
                              f"axis of the input of shape {list(x.shape)}.")
-        x = S.getitem(x, index=crop)
+        x = G.getitem(x, index=crop)
     pos = tuple((builtins.max(lo, 0), builtins.max(hi, 0)) for lo, hi in pairs)
     if not builtins.any(lo or hi for lo, hi in pos):
         return x
@@ -1196,7 +1197,7 @@ def pad(input_x: Any, padding: Any, mode: str = "constant", value: Any = None) -
                              f"the size {n} of axis {a}.")
         # the source position of every output position along this axis, as NumPy pads
         src = np.pad(np.arange(n), (lo, hi), mode=_PAD_MODES[mode])
-        x = S.getitem(x, Tensor(src), index=(slice(None),) * a + (S.ArraySlot(0),))
+        x = G.getitem(x, Tensor(src), index=(slice(None),) * a + (G.ArraySlot(0),))
     return x
 
 

@@ -17,7 +17,7 @@ import numpy as np
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive
-from ..prims import batch_rules as B
+from ..prims import structural as B
 from ..prims import indexing as IX
 from . import functional as F
 from .functional import _composite

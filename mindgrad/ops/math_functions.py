@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
-from ..prims import shape as S
+from ..prims import structural as S
 from . import functional as F
 from .functional import _composite
 from .random_ops import draw

@@ -20,9 +20,9 @@ from ..core import dtype as mstype
 from ..common.random import op_generator
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive
-from ..prims import batch_rules as B
+from ..prims import structural as B
 from ..prims import indexing as IX
-from ..prims import shape as S
+from ..prims import structural as S
 from . import functional as F
 from .functional import _composite
 

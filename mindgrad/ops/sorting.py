@@ -14,9 +14,10 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive
-from ..prims import batch_rules as B
+from ..prims import structural as B
 from ..prims import indexing as IX
-from ..prims import shape as S
+from ..prims import structural as S
+from ..prims import getitem as G
 from . import functional as F
 from .functional import _composite
 
@@ -78,8 +79,8 @@ def take_along(x: Tensor, idx: Tensor, axis: int) -> Tensor:
             shape = [1] * x.ndim
             shape[a] = idx.shape[a]
             arrays.append(Tensor(np.arange(idx.shape[a], dtype=np.int64).reshape(shape)))
-        template.append(S.ArraySlot(a))
-    return S.getitem(x, *arrays, index=tuple(template))
+        template.append(G.ArraySlot(a))
+    return G.getitem(x, *arrays, index=tuple(template))
 
 
 def _input(x: Any, op: str, arg: str = "input") -> Tensor:
@@ -149,7 +150,7 @@ def topk(input: Any, k: int, dim: Any = None, largest: bool = True, sorted: bool
         raise ValueError(f"For 'topk', 'k' must be an int in [0, {x.shape[a]}] (the size of "
                          f"axis {a}), but got {k!r}.")
     idx = _positions(x, a, largest)
-    idx = S.getitem(idx, index=(slice(None),) * a + (slice(0, int(k)),))
+    idx = G.getitem(idx, index=(slice(None),) * a + (slice(0, int(k)),))
     return take_along(x, idx, a), F.cast(idx, np.int32)
 
 

@@ -1,3 +1,5 @@
-"""The primitives, grouped by kind; each module holds every rule of its primitives."""
-from . import shape, reduce, compare, arith, unary, linalg  # noqa: F401  (order: no cycles at import)
-from . import indexing, products, reduce_fused, linalg_ext, conv  # noqa: F401,E402  (built on the above)
+"""The primitives, in family files named by content; each block holds a primitive's
+implementation and every rule of it. ``structural`` (what the transformations emit) is
+the bottom; each module imports only the ones listed before it."""
+from . import structural, compare, unary, arith, reduce, getitem, linalg  # noqa: F401
+from . import indexing, products, reduce_fused, linalg_ext, conv, control  # noqa: F401

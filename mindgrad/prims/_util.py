@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from ..core.dtype import from_numpy
 
 
 def xp_of(x: Any):
@@ -55,7 +56,6 @@ def checked_binary(name: str, fn: Any):
         except ValueError:
             raise broadcast_error(name, x, y) from None
         except TypeError as e:  # NumPy refuses the dtypes (bool - bool): name the op
-            from ..core.dtype import from_numpy
 
             dts = " and ".join(str(from_numpy(np.result_type(v))) for v in (x, y))
             raise TypeError(f"For '{name}', inputs of dtype {dts} are not supported: "

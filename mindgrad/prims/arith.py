@@ -5,72 +5,19 @@ implementation and all of its rules; reverse rules reduce broadcast dimensions w
 from __future__ import annotations
 
 import math
+from typing import Any, Callable
 
 import numpy as np
 
 from ..core.tensor import Tensor
+from ..ad.taylor import taylor_call
 from ..core.primitive import Deferred, Primitive
 from ._util import checked_binary, filled_view, xp_of
-from . import shape as S
+from . import compare as C
+from . import structural as S
+from .structural import add_if, bilinear, coeff_at, series_order
+from .structural import add, binary_cotangents, div, mul, neg, sub  # noqa: F401
 from . import unary as U
-
-
-def _cotangents(x, y, gx, gy) -> list:
-    """The two cotangents of a binary rule written as one (``vjp_all``), reduced to each
-    input's shape; None for a Python number (never differentiated). x's cotangent ``gx`` is
-    the work both share; y's (``gy()``) is Deferred, formed only when y is differentiated."""
-    return [S.unbroadcast(gx, x) if isinstance(x, Tensor) else None,
-            Deferred(lambda: S.unbroadcast(gy(), y)) if isinstance(y, Tensor) else None]
-
-
-add = Primitive("Add", checked_binary("Add", np.add), expr="{0} + {1}")
-add.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x), lambda g, ans, x, y: S.unbroadcast(g, y))
-add.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
-           lambda t, ans, x, y: S.broadcast_like(t, ans))
-
-sub = Primitive("Sub", checked_binary("Sub", np.subtract), expr="{0} - {1}")
-sub.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x), lambda g, ans, x, y: S.unbroadcast(neg(g), y))
-sub.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
-           lambda t, ans, x, y: S.broadcast_like(neg(t), ans))
-
-
-def _is_broadcast_one(a) -> bool:
-    """A NumPy array whose elements are all one memory cell holding 1: the broadcast scalar
-    cotangent that the reverse rule of a sum passes on (loss = sum(f(x) * w))."""
-    return a.ndim > 0 and not any(a.strides) and a.size > 0 and a.flat[0] == 1
-
-
-def _mul_impl(x, y):
-    # Multiplying by a broadcast 1 of the same shape and dtype returns the other factor
-    # itself (arrays are never written in place): it saves a pass and an allocation in the
-    # first step of most eager backward passes. (GRAPH code inlines ``*``.)
-    if isinstance(x, np.ndarray) and isinstance(y, np.ndarray) and x.shape == y.shape \
-            and x.dtype == y.dtype:
-        if _is_broadcast_one(x):
-            return y
-        if _is_broadcast_one(y):
-            return x
-    return np.multiply(x, y)
-
-
-mul = Primitive("Mul", checked_binary("Mul", _mul_impl), expr="{0} * {1}")
-mul.vjp = (lambda g, ans, x, y: S.unbroadcast(mul(g, y), x),
-           lambda g, ans, x, y: S.unbroadcast(mul(x, g), y))
-mul.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(t, y), ans),
-           lambda t, ans, x, y: S.broadcast_like(mul(x, t), ans))
-
-div = Primitive("RealDiv", checked_binary("RealDiv", np.true_divide), expr="{0} / {1}")
-
-
-def _div_vjp(g, ans, x, y):
-    # d(x/y)/dy = -(x/y)/y: the y cotangent reuses the x cotangent g / y
-    gx = div(g, y)
-    return _cotangents(x, y, gx, lambda: neg(mul(gx, ans)))
-
-
-div.vjp_all = _div_vjp
-div.jvp = (lambda t, ans, x, y: S.broadcast_like(div(t, y), ans),
-           lambda t, ans, x, y: S.broadcast_like(neg(mul(t, div(ans, y))), ans))
 
 
 def _div_no_nan_impl(x, y):
@@ -87,23 +34,10 @@ def _div_no_nan_impl(x, y):
 # norm, whose subgradient at the zero vector is taken as 0. Its derivatives are those of x / y
 # away from y == 0 and 0 there (it is constant in both arguments where y == 0).
 div_no_nan = Primitive("DivNoNan", checked_binary("DivNoNan", _div_no_nan_impl))
-div_no_nan.vjp_all = lambda g, ans, x, y: _cotangents(
+div_no_nan.vjp_all = lambda g, ans, x, y: binary_cotangents(
     x, y, div_no_nan(g, y), lambda: neg(div_no_nan(mul(g, ans), y)))
 div_no_nan.jvp = (lambda t, ans, x, y: S.broadcast_like(div_no_nan(t, y), ans),
                   lambda t, ans, x, y: S.broadcast_like(neg(div_no_nan(mul(t, ans), y)), ans))
-
-
-def _neg_impl(x):
-    # A broadcast scalar (sub's reverse rule gets one from a sum) stays one: negating its
-    # single cell is free, negating the strided view element by element is not.
-    if type(x) is np.ndarray and x.ndim > 0 and not any(x.strides) and x.size > 0:
-        return filled_view(np.negative(x[(0,) * x.ndim]), x.shape)
-    return np.negative(x)
-
-
-neg = Primitive("Neg", _neg_impl, expr="-{0}")
-neg.vjp = (lambda g, ans, x: neg(g),)
-neg.jvp = (lambda t, ans, x: neg(t),)
 
 
 # Python exponents with a cheaper exact-or-better NumPy function (as NumPy's own ``**`` does
@@ -230,7 +164,7 @@ def _selection_rules(prim, greater: bool):
 
     def vjp_all(g, ans, x, y):
         gx = tie_share(g, x, y, greater)
-        return _cotangents(x, y, gx, lambda: sub(g, gx))
+        return binary_cotangents(x, y, gx, lambda: sub(g, gx))
 
     prim.vjp_all = vjp_all
     prim.jvp = (lambda t, ans, x, y: tie_share(S.broadcast_like(t, ans), x, y, greater),
@@ -293,7 +227,7 @@ def _trunc_quotient(x, y):
     return mul(U.sign(q), U.floor(U.abs_(q)))
 
 
-mod.vjp_all = lambda g, ans, x, y: _cotangents(x, y, g,
+mod.vjp_all = lambda g, ans, x, y: binary_cotangents(x, y, g,
                                                lambda: neg(mul(g, _trunc_quotient(x, y))))
 mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
            lambda t, ans, x, y: S.broadcast_like(neg(mul(t, _trunc_quotient(x, y))), ans))
@@ -312,25 +246,86 @@ def _atan2_scale(v, x, y):
 
 def _atan2_vjp(g, ans, x, y):
     r = _atan2_scale(g, x, y)
-    return _cotangents(x, y, mul(r, y), lambda: neg(mul(r, x)))
+    return binary_cotangents(x, y, mul(r, y), lambda: neg(mul(r, x)))
 
 
 atan2.vjp_all = _atan2_vjp
 atan2.jvp = (lambda t, ans, x, y: S.broadcast_like(mul(_atan2_scale(t, x, y), y), ans),
              lambda t, ans, x, y: S.broadcast_like(neg(mul(_atan2_scale(t, x, y), x)), ans))
 
-from . import batch_rules as B  # noqa: E402  (after the primitives: batch_rules uses them)
+# --- ELU (in this module for its derivative, min(ans, 0) + 1) -------------------------
 
-B.defelementwise(add, sub, mul, div, div_no_nan, neg, pow_, pow_dx, maximum, minimum, floor_div,
+def _elu_deriv(x, ans, alpha):
+    # 1 where x > 0, else alpha e^x = ans + alpha; for alpha = 1 (MindSpore's only value)
+    # that is min(ans, 0) + 1, as ans > 0 exactly where x > 0
+    if alpha == 1:
+        return S.add(minimum(ans, 0.0), 1.0)
+    return C.select(C.greater(x, 0), 1.0, S.add(ans, alpha))
+
+
+elu = U.unary("Elu", U.elu_impl, _elu_deriv)
+
+
+# --- Taylor rules -------------------------------------------------------------------------
+
+def pow_rule(primals, series):
+    """x ** y. A small non-negative integer exponent multiplies out (exact, also at x = 0);
+    another constant exponent (a number or a Tensor) uses x z' = c z x'; a varying one goes
+    through exp(y log x)."""
+    x, y = primals
+    if series[1] is None and not isinstance(y, bool):
+        # a constant exponent: exp(y log x) would be NaN wherever x < 0
+        xs = series[0]
+        if isinstance(y, (int, float)) and float(y).is_integer() and 0 <= y <= 8:
+            out, coeffs = S.ones_like(x), [None] * len(xs)
+            mul_rule = bilinear(mul)
+            for _ in range(int(y)):
+                out, coeffs = mul_rule([out, x], [coeffs, xs])
+            return out, coeffs
+        z0 = pow_(x, y)
+        zs: list = []
+        for k in range(1, len(xs) + 1):
+            total = None
+            for j in range(1, k + 1):
+                xj, zk = xs[j - 1], (z0 if k - j == 0 else zs[k - j - 1])
+                if xj is not None and zk is not None:
+                    total = add_if(total, mul((y + 1) * j - k, mul(xj, zk)))
+            zs.append(None if total is None else div(total, mul(k, x)))
+        return z0, zs
+
+    def via_exp(a: Any, b: Any) -> Any:
+        log_a = math.log(a) if isinstance(a, (int, float)) else U.log(a)
+        return U.exp(mul(b, log_a))
+
+    _, coeffs = taylor_call(via_exp, [x, y], series, series_order(series))
+    return pow_(x, y), coeffs
+
+
+def tie_split_like(prim: Any, greater: bool) -> Callable:
+    """For maximum (``greater``) and minimum: each coefficient follows the branch the
+    primal takes and is the mean of both at a tie, as the first derivative is
+    (``arith.tie_share``)."""
+
+    def rule(primals, series, **params):
+        x, y = primals
+        out = prim(x, y)
+        coeffs = []
+        for k in range(1, series_order(series) + 1):
+            a, b = coeff_at(series[0], x, k), coeff_at(series[1], y, k)
+            if a is None and b is None:
+                coeffs.append(None)
+                continue
+            a = S.zeros_like(out) if a is None else S.broadcast_like(a, out)
+            b = S.zeros_like(out) if b is None else S.broadcast_like(b, out)
+            coeffs.append(add(tie_share(a, x, y, greater), tie_share(b, y, x, greater)))
+        return out, coeffs
+
+    return rule
+
+
+S.defelementwise(div_no_nan, pow_, pow_dx, maximum, minimum, elu, floor_div,
                  floor_mod, mod, atan2, tie_weight)
 
-from . import taylor_rules as T  # noqa: E402
-
-add.taylor = T.additive(1)
-sub.taylor = T.additive(-1)
-mul.taylor = T.bilinear(mul)
-div.taylor = T.div_rule
-neg.taylor = T.linear(neg)
-pow_.taylor = T.pow_rule
-maximum.taylor = T.tie_split_like(maximum, greater=True)
-minimum.taylor = T.tie_split_like(minimum, greater=False)
+pow_.taylor = pow_rule
+maximum.taylor = tie_split_like(maximum, greater=True)
+minimum.taylor = tie_split_like(minimum, greater=False)

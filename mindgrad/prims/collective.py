@@ -21,7 +21,8 @@ from ..communication.management import communicator, get_rank
 from ..core.primitive import Primitive
 from . import arith as A
 from . import compare as C
-from . import shape as S
+from . import structural as S
+from ..core.primitive import MissingRuleError
 
 REDUCE_OPS = ("sum", "max", "min", "prod", "avg")
 
@@ -180,7 +181,6 @@ all_gather.jvp = (lambda t, ans, x, group: all_gather(t, group=group),)
 
 def _linear_only(name: str, op: str) -> None:
     if op not in ("sum", "avg"):
-        from ..core.primitive import MissingRuleError
 
         raise MissingRuleError(f"For '{name}', only op 'sum' and 'avg' can be "
                                f"differentiated, but got op '{op}'.")

@@ -1,11 +1,14 @@
 """Comparisons and logical operations (no gradient) and ``select`` (where)."""
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from ..core.primitive import Primitive
 from ._util import checked_binary, xp_of
-from . import shape as S
+from . import structural as S
+from .structural import coeff_at, series_order
 
 
 def _nondiff_binary(name: str, fn) -> Primitive:
@@ -101,11 +104,29 @@ select.jvp = (None,
               lambda t, ans, c, x, y: S.broadcast_like(_zeros_where(c, S.broadcast_like(t, ans), True), ans),
               lambda t, ans, c, x, y: S.broadcast_like(_zeros_where(c, S.broadcast_like(t, ans), False), ans))
 
-from . import batch_rules as B  # noqa: E402
 
-B.defelementwise(equal, not_equal, less, less_equal, greater, greater_equal, logical_and,
+S.defelementwise(equal, not_equal, less, less_equal, greater, greater_equal, logical_and,
                  logical_or, logical_xor, logical_not, isnan, isinf, isfinite, select)
 
-from . import taylor_rules as T  # noqa: E402
+def _choose(mask: Any, out: Any, xs: list, ys: list) -> list:
+    coeffs = []
+    for a, b in zip(xs, ys):
+        if a is None and b is None:
+            coeffs.append(None)
+            continue
+        a = S.zeros_like(out) if a is None else S.broadcast_like(a, out)
+        b = S.zeros_like(out) if b is None else S.broadcast_like(b, out)
+        coeffs.append(select(mask, a, b))
+    return coeffs
 
-select.taylor = T.select_rule
+
+def select_rule(primals, series):
+    """select(cond, x, y) is linear in (x, y) for a fixed condition."""
+    c, x, y = primals
+    out = select(c, x, y)
+    n = series_order(series)
+    return out, _choose(c, out, [coeff_at(series[1], x, k) for k in range(1, n + 1)],
+                        [coeff_at(series[2], y, k) for k in range(1, n + 1)])
+
+
+select.taylor = select_rule

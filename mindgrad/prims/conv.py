@@ -22,8 +22,7 @@ import numpy as np
 
 from ..core.primitive import Primitive
 from ._util import xp_of
-from . import batch_rules as B
-from . import shape as S
+from . import structural as S
 from .linalg_ext import blas_ready
 
 
@@ -142,7 +141,7 @@ def _size(args, dims) -> int:
 
 def _fold(x, d, size):
     """A batched (N, ...) value as (size * N, ...), example-major (broadcast if unbatched)."""
-    x = B.broadcast_batch(x, size) if d is None else B.to_front(x, d)
+    x = S.broadcast_batch(x, size) if d is None else S.to_front(x, d)
     s = S.shape_of(x)
     return S.reshape(x, shape=(s[0] * s[1],) + s[2:])
 
@@ -160,7 +159,7 @@ def _channels(x, d, size):
         n, c, h, w = S.shape_of(x)
         x = S.broadcast_to(S.reshape(x, shape=(n, 1, c, h, w)), shape=(n, size, c, h, w))
     else:
-        x = B.moveaxis(x, d, 1)
+        x = S.moveaxis(x, d, 1)
     n, _, c, h, w = S.shape_of(x)
     return S.reshape(x, shape=(n, size * c, h, w))
 

@@ -14,7 +14,10 @@ import numpy as np
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive
 from ._util import last_writes, scatter_sums, xp_of
-from .shape import dtype_of, reshape, shape_of, unbroadcast, zeros_like
+from .structural import dtype_of, reshape, shape_of, unbroadcast, zeros_like
+from . import structural as S
+from . import compare as C
+from ..ad.batching import per_example
 
 
 # --- getitem and index_add ------------------------------------------------------------------
@@ -135,7 +138,10 @@ def _index_add_impl(g, *arrays, index, shape):
     return out
 
 
-getitem = Primitive("StridedSlice", _getitem_impl)
+getitem = Primitive("StridedSlice", _getitem_impl, hints={
+    # a boolean mask decides the result's shape by its values
+    "value_shape": lambda vals: [i for i, v in enumerate(vals)
+                                 if i and getattr(v, "dtype", None) == np.bool_]})
 index_add = Primitive("IndexAdd", _index_add_impl)
 def _inverse_view(index: Any, shape: tuple) -> Any:
     """When ``x[index]`` keeps every element of ``x`` exactly once (only ``None``,
@@ -264,7 +270,6 @@ def _setitem_value_vjp(g, ans, x, value, *arrays, index):
     kept writes when integer indices repeat), summed over the axes it was broadcast along."""
     picked = getitem(g, *arrays, index=index)
     if any(dtype_of(a).kind in "iu" for a in arrays):
-        from . import compare as C
 
         won = setitem_winners(*arrays, index=index, shape=shape_of(x))
         picked = C.select(won, picked, zeros_like(picked))
@@ -292,7 +297,6 @@ setitem.jvp_all = _setitem_jvp
 
 
 # --- batching -------------------------------------------------------------------------------
-from . import batch_rules as B  # noqa: E402
 
 
 def _advanced(parts: tuple) -> list:
@@ -344,7 +348,7 @@ def _batch_index(index: Any, arrays: tuple, adims: tuple, ndim: int, size: int,
     where = adv[0] if adjacent else 0
     spread = ndim - _consumed(parts, arrays)  # the axes an Ellipsis stands for
     lead = parts[:where]  # basic parts: slices, None, Ellipsis
-    arrays = tuple(a if d is None else B._rank_up(B.to_front(a, d), rank)
+    arrays = tuple(a if d is None else S.rank_up(S.to_front(a, d), rank)
                    for a, d in zip(arrays, adims))
     x_axis = sum(spread if p is Ellipsis else p is not None for p in lead)
     out_axis = sum(spread if p is Ellipsis else 1 for p in lead)
@@ -369,13 +373,12 @@ def _batch_getitem(args, dims, index):
     x, arrays, xd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):  # per-example shapes that depend on the values
-        from ..ad.batching import _loop
 
-        return _loop(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
+        return per_example(getitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
     new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims,
                                                  _example_ndim(x, xd), size, xd is not None)
     if x_axis is not None:
-        x = B.moveaxis(x, xd, x_axis)
+        x = S.moveaxis(x, xd, x_axis)
     return getitem(x, *arrays, index=new), out_axis
 
 
@@ -383,13 +386,12 @@ def _batch_index_add(args, dims, index, shape):
     g, arrays, gd, adims = args[0], tuple(args[1:]), dims[0], tuple(dims[1:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):
-        from ..ad.batching import _loop
 
-        return _loop(index_add, list(args), list(dims), {"index": index, "shape": shape}, size)
+        return per_example(index_add, list(args), list(dims), {"index": index, "shape": shape}, size)
     # the transpose of the batched getitem of a batched value of ``shape``
     new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, len(shape), size, True)
-    g = B.broadcast_batch(g, size) if gd is None else g
-    g = B.moveaxis(g, 0 if gd is None else gd, out_axis)
+    g = S.broadcast_batch(g, size) if gd is None else g
+    g = S.moveaxis(g, 0 if gd is None else gd, out_axis)
     out_shape = tuple(shape[:x_axis]) + (size,) + tuple(shape[x_axis:])
     return index_add(g, *arrays, index=new, shape=out_shape), x_axis
 
@@ -399,23 +401,22 @@ def _batch_setitem(args, dims, index):
     xd, vd, adims = dims[0], dims[1], tuple(dims[2:])
     size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
     if _batched_masks(arrays, adims):
-        from ..ad.batching import _loop
 
-        return _loop(setitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
+        return per_example(setitem, list(args), list(dims), {"index": index}, size, _MASK_HINT)
     ndim = _example_ndim(x, xd)
     rank = target_rank(ndim, index, arrays, adims)  # of one example's x[index]
     # the batched x[index] has one example's target shape with the batch axis at out_axis
     new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, ndim, size, True)
     if xd is None:
-        x, xd = B.broadcast_batch(x, size), 0
-    x = B.moveaxis(x, xd, x_axis)
+        x, xd = S.broadcast_batch(x, size), 0
+    x = S.moveaxis(x, xd, x_axis)
     if vd is None:
         if isinstance(value, Tensor):  # line its axes up with the target's, a 1 for the batch
             vs = shape_of(value)
             vs = (1,) * (rank - len(vs)) + vs
             value = reshape(value, shape=vs[:out_axis] + (1,) + vs[out_axis:])
     else:
-        value = B.moveaxis(B._rank_up(B.to_front(value, vd), rank), 0, out_axis)
+        value = S.moveaxis(S.rank_up(S.to_front(value, vd), rank), 0, out_axis)
     return setitem(x, value, *arrays, index=new), x_axis
 
 
@@ -423,10 +424,9 @@ getitem.batch = _batch_getitem
 index_add.batch = _batch_index_add
 setitem.batch = _batch_setitem
 
-from . import taylor_rules as T  # noqa: E402
 
-getitem.taylor = T.linear(getitem)
-index_add.taylor = T.linear(index_add)
+getitem.taylor = S.linear(getitem)
+index_add.taylor = S.linear(index_add)
 
 
 def _setitem_taylor(primals, series, index):

@@ -12,12 +12,13 @@ from typing import Any
 
 import numpy as np
 
+from ..ad.batching import per_example
 from ..core.primitive import Primitive, graph_tracing
 from ..core.tensor import Tensor
 from ._util import last_writes, scatter_sums, xp_of
-from . import batch_rules as B
 from . import compare as C
-from . import shape as S
+from . import structural as S
+from . import getitem as G
 
 
 # --- pad ----------------------------------------------------------------------------------
@@ -38,13 +39,13 @@ def _pad_impl(x, paddings, value):
 pad = Primitive("Pad", _pad_impl)
 # The constant border does not depend on x: the cotangent is the inner block of g.
 pad.vjp = (lambda g, ans, x, paddings, value:
-           S.getitem(g, index=inner_index(paddings, S.shape_of(x))),)
+           G.getitem(g, index=inner_index(paddings, S.shape_of(x))),)
 pad.jvp = (lambda t, ans, x, paddings, value: pad(t, paddings=paddings, value=0),)
 
 
 def _batch_pad(args, dims, paddings, value):
     # the batch axis in front, not padded
-    return pad(B.to_front(args[0], dims[0]), paddings=((0, 0),) + tuple(paddings),
+    return pad(S.to_front(args[0], dims[0]), paddings=((0, 0),) + tuple(paddings),
                value=value), 0
 
 
@@ -57,7 +58,7 @@ def shift(x: Any, axis: int, step: int, fill: float) -> Any:
     n = S.shape_of(x)[axis]
     ndim = len(S.shape_of(x))
     keep = slice(0, n - 1) if step > 0 else slice(1, n)
-    part = S.getitem(x, index=(slice(None),) * axis + (keep,))
+    part = G.getitem(x, index=(slice(None),) * axis + (keep,))
     pads = tuple(((1, 0) if step > 0 else (0, 1)) if i == axis else (0, 0) for i in range(ndim))
     return pad(part, paddings=pads, value=fill)
 
@@ -228,7 +229,7 @@ def _batch_size(args, dims) -> int:
 def _with_example(idx, idx_dim, size):
     """Batched index tuples (an unbatched list is shared by every example), batch axis in
     front, each tuple with its example number prepended."""
-    idx = B.broadcast_batch(idx, size) if idx_dim is None else B.to_front(idx, idx_dim)
+    idx = S.broadcast_batch(idx, size) if idx_dim is None else S.to_front(idx, idx_dim)
     s = S.shape_of(idx)
     number = Tensor(np.arange(size, dtype=S.dtype_of(idx)).reshape((size,) + (1,) * (len(s) - 1)))
     return S.concat(S.broadcast_to(number, shape=s[:-1] + (1,)), idx, axis=-1)
@@ -237,19 +238,19 @@ def _with_example(idx, idx_dim, size):
 def _behind(x, d, size, k):
     """A batched operand with its batch axis right after its first ``k`` axes (broadcast if
     unbatched)."""
-    x = B.broadcast_batch(x, size) if d is None else B.to_front(x, d)
-    return B.moveaxis(x, 0, k)
+    x = S.broadcast_batch(x, size) if d is None else S.to_front(x, d)
+    return S.moveaxis(x, 0, k)
 
 
 def _batch_gather_nd(args, dims):
     (x, idx), (xd, idd) = args, dims
     size = _batch_size(args, dims)
     if xd is None:  # index tuples per example over a shared input: more leading index axes
-        return gather_nd(x, B.to_front(idx, idd)), 0
+        return gather_nd(x, S.to_front(idx, idd)), 0
     if idd is None:  # shared tuples: gather every example's slot at once
         k = S.shape_of(idx)[-1]
         return gather_nd(_behind(x, xd, size, k), idx), len(S.shape_of(idx)) - 1
-    return gather_nd(B.to_front(x, xd), _with_example(idx, idd, size)), 0
+    return gather_nd(S.to_front(x, xd), _with_example(idx, idd, size)), 0
 
 
 def _batch_scatter_nd(args, dims, shape):
@@ -260,7 +261,7 @@ def _batch_scatter_nd(args, dims, shape):
         k, lead = S.shape_of(idx)[-1], len(S.shape_of(idx)) - 1
         return scatter_nd(idx, _behind(u, ud, size, lead),
                           shape=shape[:k] + (size,) + shape[k:]), k
-    u = B.broadcast_batch(u, size) if ud is None else B.to_front(u, ud)
+    u = S.broadcast_batch(u, size) if ud is None else S.to_front(u, ud)
     return scatter_nd(_with_example(idx, idd, size), u, shape=(size,) + shape), 0
 
 
@@ -271,8 +272,8 @@ def _batch_tensor_scatter(prim):
         if idd is None:
             k, lead = S.shape_of(idx)[-1], len(S.shape_of(idx)) - 1
             return prim(_behind(x, xd, size, k), idx, _behind(u, ud, size, lead)), k
-        x = B.broadcast_batch(x, size) if xd is None else B.to_front(x, xd)
-        u = B.broadcast_batch(u, size) if ud is None else B.to_front(u, ud)
+        x = S.broadcast_batch(x, size) if xd is None else S.to_front(x, xd)
+        u = S.broadcast_batch(u, size) if ud is None else S.to_front(u, ud)
         return prim(x, _with_example(idx, idd, size), u), 0
     return rule
 
@@ -304,11 +305,9 @@ one_hot = Primitive("OneHot", _one_hot_impl, nondiff=True)
 def _batch_one_hot(args, dims, depth, axis):
     (idx, on, off), (idd, ond, offd) = args, dims
     if ond is not None or offd is not None:  # per-example on/off values: rare, one each
-        from ..ad.batching import _loop
-
-        return _loop(one_hot, list(args), list(dims), {"depth": depth, "axis": axis},
+        return per_example(one_hot, list(args), list(dims), {"depth": depth, "axis": axis},
                      _batch_size(args, dims))
-    return one_hot(B.to_front(idx, idd), on, off, depth=depth, axis=axis + 1), 0
+    return one_hot(S.to_front(idx, idd), on, off, depth=depth, axis=axis + 1), 0
 
 
 one_hot.batch = _batch_one_hot

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..core.primitive import Primitive
-from . import shape as S
+from . import structural as S
 
 
 def _blas_ready(x):
@@ -82,11 +82,9 @@ matmul.jvp = (lambda t, ans, a, b, transpose_a=False, transpose_b=False:
               lambda t, ans, a, b, transpose_a=False, transpose_b=False:
               S.broadcast_like(mm(a, t, transpose_a, transpose_b), ans))
 
-from . import batch_rules as B  # noqa: E402
 
 # Batch axes go in front as extra (broadcast) batch dimensions of the matrix product.
-matmul.batch = B.elementwise(matmul)
+matmul.batch = S.elementwise(matmul)
 
-from . import taylor_rules as T  # noqa: E402
 
-matmul.taylor = T.bilinear(matmul)
+matmul.taylor = S.bilinear(matmul)

@@ -29,8 +29,10 @@ from ..core.primitive import Primitive
 from ._util import xp_of
 from . import arith as A
 from . import reduce as R
-from . import shape as S
+from . import structural as S
 from .linalg import matmul, swap_last
+from ..core.tensor import Tensor
+from ..ad.batching import per_example
 
 
 # --- einsum -------------------------------------------------------------------------------
@@ -156,7 +158,6 @@ def _einsum_operand_ct(g, ans, operands, equation: str, i: int):
 
 
 def _eye(n: int, dtype, like):
-    from ..core.tensor import Tensor
 
     return Tensor._wrap(xp_of(getattr(like, "_data", like)).eye(n, dtype=dtype))
 
@@ -267,7 +268,6 @@ cholesky = Primitive("Cholesky", _cholesky_impl)
 def _masks(n: int, dtype, like):
     """Constant (n, n) masks: the lower triangle with its diagonal halved (Phi), the strictly
     lower triangle, and the lower triangle with the diagonal."""
-    from ..core.tensor import Tensor
 
     xp = xp_of(getattr(like, "_data", like))
     strict = xp.tril(xp.ones((n, n), dtype=dtype), -1)
@@ -411,11 +411,10 @@ svdvals.jvp = (_svdvals_jvp,)
 
 
 # --- batching: these primitives act on the last two axes, batched over the leading ones ----
-from . import batch_rules as B  # noqa: E402
 
 
 def _batch_leading(prim):
-    return lambda args, dims, **params: (prim(B.to_front(args[0], dims[0]), **params), 0)
+    return lambda args, dims, **params: (prim(S.to_front(args[0], dims[0]), **params), 0)
 
 
 svd.batch = _batch_leading(svd)
@@ -427,7 +426,7 @@ inverse.batch = _batch_leading(inverse)
 det.batch = _batch_leading(det)
 cholesky.batch = _batch_leading(cholesky)
 # Two stacks of matrices: batch axes lined up in front, broadcast like matmul's.
-solve.batch = B.elementwise(solve)
+solve.batch = S.elementwise(solve)
 
 
 def _batch_einsum(args, dims, equation):
@@ -438,9 +437,8 @@ def _batch_einsum(args, dims, equation):
     label = next((c for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
                   if c not in equation), None)
     if label is None:  # every label taken: one contraction per example
-        from ..ad.batching import _loop
 
-        return _loop(einsum, list(args), list(dims), {"equation": equation},
+        return per_example(einsum, list(args), list(dims), {"equation": equation},
                      next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None))
     moved, new_subs = [], []
     for a, d, s in zip(args, dims, subs):
@@ -448,7 +446,7 @@ def _batch_einsum(args, dims, equation):
             moved.append(a)
             new_subs.append(s)
         else:
-            moved.append(B.to_front(a, d))
+            moved.append(S.to_front(a, d))
             new_subs.append(label + s)
     return einsum(*moved, equation=",".join(new_subs) + "->" + label + out), 0
 

@@ -28,8 +28,9 @@ from ..core.primitive import Primitive
 from ._util import reduce_with, xp_of
 from . import arith as A
 from . import reduce as R
-from . import shape as S
+from . import structural as S
 from .indexing import shift
+from ..ad.taylor import from_jvp
 
 
 # --- linrec: r_k = b_k + a_k * r_{k-1} (or r_{k+1} when reverse) ---------------------------
@@ -315,23 +316,22 @@ def _others(x, axis, total=None, scale=None):
 
 def _prod_vjp(g, ans, x, axis, keepdims):
     # g * (the product of the others), the cotangent folded into the one pass
-    return _others(x, axis, R._expand_back(ans, x, axis, keepdims),
-                   R._expand_back(g, x, axis, keepdims))
+    return _others(x, axis, S.expand_back(ans, x, axis, keepdims),
+                   S.expand_back(g, x, axis, keepdims))
 
 
 reduce_prod.vjp = (_prod_vjp,)
 reduce_prod.jvp = (lambda t, ans, x, axis, keepdims: R.reduce_sum(
-    A.mul(t, _others(x, axis, R._expand_back(ans, x, axis, keepdims))), axis=axis,
+    A.mul(t, _others(x, axis, S.expand_back(ans, x, axis, keepdims))), axis=axis,
     keepdims=keepdims),)
 
 
 # --- batching and Taylor rules ------------------------------------------------------------
-from . import batch_rules as B  # noqa: E402
 
 
-reduce_prod.batch = R._batch_axis_reduce(reduce_prod)
+reduce_prod.batch = S.axis_reduce(reduce_prod)
 cumprod.batch = lambda args, dims, axis, reverse: (
-    cumprod(B.to_front(args[0], dims[0]), axis=axis + 1, reverse=reverse), 0)
+    cumprod(S.to_front(args[0], dims[0]), axis=axis + 1, reverse=reverse), 0)
 linrec.batch = lambda args, dims, axis, reverse: (
     linrec(*R.batch_front(args, dims), axis=axis + 1, reverse=reverse), 0)
 cumprod_grad.batch = lambda args, dims, axis, reverse: (
@@ -343,7 +343,6 @@ prod_others.batch = lambda args, dims, axis: (
 def _from_jvp(prim):
     """Taylor mode through the primitive's own forward rules (the generic construction)."""
     def rule(primals, series, **params):
-        from ..ad.taylor import from_jvp
 
         return from_jvp(prim)(primals, series, **params)
 

@@ -11,41 +11,9 @@ from ..core.primitive import Primitive
 from ._util import reduce_with, xp_of
 from . import arith as A
 from . import compare as C
-from . import shape as S
-
-
-def kept_shape(shape: tuple, axis: tuple | None) -> tuple:
-    """The shape a reduction over ``axis`` has with keepdims=True."""
-    if axis is None:
-        return (1,) * len(shape)
-    return tuple(1 if i in axis else d for i, d in enumerate(shape))
-
-
-def _expand_back(g, x, axis, keepdims):
-    """Give a reduced cotangent or output the rank of ``x`` again (for broadcasting)."""
-    if not keepdims:
-        g = S.reshape(g, shape=kept_shape(S.shape_of(x), axis))
-    return g
-
-
-def _leading(axis) -> bool:
-    """Whether the reduced axes are the leading ones (or all), so that NumPy's broadcasting
-    of the reduced value against the input lines the remaining axes up by itself."""
-    return axis is None or axis == tuple(range(len(axis)))
-
-
-def broadcastable(g, x, axis, keepdims):
-    """A reduced value made to broadcast against ``x`` (reshaped only where needed)."""
-    return g if keepdims or _leading(axis) else _expand_back(g, x, axis, keepdims)
-
-
-def _spread(g, x, axis, keepdims):
-    return S.broadcast_to(broadcastable(g, x, axis, keepdims), shape=S.shape_of(x))
-
-
-reduce_sum = Primitive("ReduceSum", lambda x, axis, keepdims: reduce_with(np.add, x, axis, keepdims))
-reduce_sum.vjp = (lambda g, ans, x, axis, keepdims: _spread(g, x, axis, keepdims),)
-reduce_sum.jvp = (lambda t, ans, x, axis, keepdims: reduce_sum(t, axis=axis, keepdims=keepdims),)
+from . import structural as S
+from . import getitem as G
+from .structural import broadcastable, expand_back, kept_shape, reduce_sum, spread  # noqa: F401
 
 
 def count(shape: tuple, axis: tuple | None) -> int:
@@ -61,13 +29,13 @@ def _mean_impl(x, axis, keepdims):
 
 reduce_mean = Primitive("ReduceMean", _mean_impl)
 reduce_mean.vjp = (lambda g, ans, x, axis, keepdims:
-                   _spread(A.div(g, count(S.shape_of(x), axis)), x, axis, keepdims),)
+                   spread(A.div(g, count(S.shape_of(x), axis)), x, axis, keepdims),)
 reduce_mean.jvp = (lambda t, ans, x, axis, keepdims: reduce_mean(t, axis=axis, keepdims=keepdims),)
 
 
 # --- max / min ----------------------------------------------------------------------------
 def _extreme_mask(x, ans, axis, keepdims):
-    hit = S.cast(C.equal(x, _expand_back(ans, x, axis, keepdims)), S.dtype_of(x))
+    hit = S.cast(C.equal(x, expand_back(ans, x, axis, keepdims)), S.dtype_of(x))
     return A.div(hit, reduce_sum(hit, axis=axis, keepdims=True))
 
 
@@ -155,7 +123,7 @@ argmin = Primitive("Argmin", _arg_extreme(np.argmin), nondiff=True)
 
 def _flip(x, axis):
     index = (slice(None),) * axis + (slice(None, None, -1),)
-    return S.getitem(x, index=index)
+    return G.getitem(x, index=index)
 
 
 # integer sums keep their dtype (NumPy would widen int32 to int64), as MindSpore's do
@@ -167,20 +135,11 @@ cumsum.vjp = (lambda g, ans, x, axis: _flip(cumsum(_flip(g, axis), axis=axis), a
 cumsum.jvp = (lambda t, ans, x, axis: cumsum(t, axis=axis),)
 
 # --- batching -------------------------------------------------------------------------------
-from . import batch_rules as B  # noqa: E402
-
-
-def _batch_axis_reduce(prim):
-    def rule(args, dims, axis, keepdims):
-        x = B.to_front(args[0], dims[0])
-        return prim(x, axis=B.shift_axis(axis, len(S.shape_of(x)) - 1), keepdims=keepdims), 0
-
-    return rule
 
 
 def _batch_arg_reduce(prim):
     def rule(args, dims, axis, keepdims, dtype=None):
-        x = B.to_front(args[0], dims[0])
+        x = S.to_front(args[0], dims[0])
         s = S.shape_of(x)
         if axis is not None:
             return prim(x, axis=axis + 1, keepdims=keepdims, dtype=dtype), 0
@@ -195,36 +154,34 @@ def batch_front(args, dims):
     """The arguments with their batch axis in front, unbatched tensors broadcast to the
     batch (for primitives whose inputs must agree in shape); None stays None."""
     size = next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
-    return [a if a is None else B.broadcast_batch(a, size) if d is None else B.to_front(a, d)
+    return [a if a is None else S.broadcast_batch(a, size) if d is None else S.to_front(a, d)
             for a, d in zip(args, dims)]
 
 
 def _batch_extreme_grad(args, dims, axis, keepdims):
     g, x, m = batch_front(args, dims)
     ndim = len(S.shape_of(x)) - 1
-    return extreme_grad(g, x, m, axis=B.shift_axis(axis, ndim), keepdims=keepdims), 0
+    return extreme_grad(g, x, m, axis=S.shift_axis(axis, ndim), keepdims=keepdims), 0
 
 
-for _p in (reduce_sum, reduce_mean, reduce_max, reduce_min):
-    _p.batch = _batch_axis_reduce(_p)
+for _p in (reduce_mean, reduce_max, reduce_min):
+    _p.batch = S.axis_reduce(_p)
 for _p in (argmax, argmin):
     _p.batch = _batch_arg_reduce(_p)
 extreme_grad.batch = _batch_extreme_grad
-cumsum.batch = lambda args, dims, axis: (cumsum(B.to_front(args[0], dims[0]), axis=axis + 1), 0)
+cumsum.batch = lambda args, dims, axis: (cumsum(S.to_front(args[0], dims[0]), axis=axis + 1), 0)
 
-from . import taylor_rules as T  # noqa: E402
 
 
 def _extreme_grad_taylor(primals, series, axis, keepdims):
     # linear in g, constant in x and the extreme (see the rules above)
     g, x, m = primals
     out = extreme_grad(g, x, m, axis=axis, keepdims=keepdims)
-    gs = series[0] or [None] * T._order(series)
+    gs = series[0] or [None] * S.series_order(series)
     return out, [None if c is None else extreme_grad(c, x, m, axis=axis, keepdims=keepdims)
                  for c in gs]
 
 
-reduce_sum.taylor = T.linear(reduce_sum)
-reduce_mean.taylor = T.linear(reduce_mean)
-cumsum.taylor = T.linear(cumsum)
+reduce_mean.taylor = S.linear(reduce_mean)
+cumsum.taylor = S.linear(cumsum)
 extreme_grad.taylor = _extreme_grad_taylor

@@ -16,7 +16,9 @@ from ..core.primitive import Primitive
 from ._util import xp_of
 from . import arith as A
 from . import reduce as R
-from . import shape as S
+from . import structural as S
+from . import unary as U
+from ..ad.taylor import taylor_call
 
 
 # --- sums of squares: var and the 2-norm ----------------------------------------------------
@@ -126,7 +128,6 @@ reduce_norm.jvp = (lambda t, ans, x, axis, keepdims:
 
 
 def _norm_composite(x, axis, keepdims):
-    from . import unary as U
 
     return U.sqrt(R.reduce_sum(A.mul(x, x), axis=axis, keepdims=keepdims))
 
@@ -158,44 +159,40 @@ softmax.jvp = (lambda t, ans, x, axis: _softmax_lin(t, ans, axis),)
 
 
 def _softmax_composite(x, axis):
-    from . import unary as U
 
     e = U.exp(A.sub(x, S.stop_gradient(R.reduce_max(x, axis=axis, keepdims=True))))
     return A.div(e, R.reduce_sum(e, axis=axis, keepdims=True))
 
 
 # --- batching and Taylor rules ------------------------------------------------------------
-from . import batch_rules as B  # noqa: E402
-from . import taylor_rules as T  # noqa: E402
 
 
 def _shifted(axis, x):
     """A reduction's axis parameter seen with the batch axis in front of ``x``."""
-    return B.shift_axis(axis, len(S.shape_of(x)) - 1)
+    return S.shift_axis(axis, len(S.shape_of(x)) - 1)
 
 
-reduce_norm.batch = R._batch_axis_reduce(reduce_norm)
+reduce_norm.batch = S.axis_reduce(reduce_norm)
 reduce_var.batch = lambda args, dims, axis, keepdims, ddof: (reduce_var(
-    B.to_front(args[0], dims[0]), axis=_shifted(axis, args[0]), keepdims=keepdims,
+    S.to_front(args[0], dims[0]), axis=_shifted(axis, args[0]), keepdims=keepdims,
     ddof=ddof), 0)
 centered.batch = lambda args, dims, axis: (
-    centered(B.to_front(args[0], dims[0]), axis=_shifted(axis, args[0])), 0)
+    centered(S.to_front(args[0], dims[0]), axis=_shifted(axis, args[0])), 0)
 softmax.batch = lambda args, dims, axis: (
-    softmax(B.to_front(args[0], dims[0]), axis=tuple(a + 1 for a in axis)), 0)
+    softmax(S.to_front(args[0], dims[0]), axis=tuple(a + 1 for a in axis)), 0)
 
 
 def _via(composite):
     """Taylor mode through the composite the primitive stands for (the same function)."""
     def rule(primals, series, **params):
-        from ..ad.taylor import taylor_call
 
         return taylor_call(lambda x: composite(x, **params), primals, series,
-                           T._order(series))
+                           S.series_order(series))
 
     return rule
 
 
-centered.taylor = T.linear(centered)
+centered.taylor = S.linear(centered)
 reduce_var.taylor = _via(_var_composite)
 reduce_norm.taylor = _via(_norm_composite)
 softmax.taylor = _via(_softmax_composite)

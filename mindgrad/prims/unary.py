@@ -5,16 +5,103 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 
+from ..ad.taylor import taylor_call
 from ..core.primitive import Primitive
-from . import arith as A
 from . import compare as C
-from . import shape as S
-from . import taylor_rules as T
+from . import structural as S
+from .structural import add_if
 from ._util import xp_of
+from .compare import _select_impl
+
+
+# --- Taylor rules of unary functions (normalized coefficients x_k = x^(k)/k!) ----------------
+
+def from_derivative(prim: Any, deriv: Callable) -> Callable:
+    """For a unary f with f'(x) = deriv(x, f(x)): z_k = (1/k) sum_{j=1..k} j x_j w_{k-j},
+    where w = deriv(x, z) is itself Taylor-propagated to order k-1."""
+    def rule(primals, series, **params):
+        (x,), (xs,) = primals, series
+        z0 = prim(x, **params)
+        zs: list = []
+        for k in range(1, len(xs) + 1):
+            w0, ws = taylor_call(deriv, [x, z0], [xs[:k - 1], zs[:k - 1]], k - 1)
+            total = None
+            for j in range(1, k + 1):
+                xj = xs[j - 1]
+                wk = w0 if k - j == 0 else ws[k - j - 1]
+                if xj is not None and wk is not None:
+                    total = add_if(total, _scaled(S.mul(xj, wk), j / k))
+            zs.append(total)
+        return z0, zs
+
+    rule.kind = "unary"  # how the forward Laplacian treats it (ad/laplacian.py)
+    return rule
+
+
+def _scaled(x: Any, c: float) -> Any:
+    """``c x``, without a pass over x when c is 1."""
+    return x if c == 1 else S.mul(x, c)
+
+
+def tanh_rule(tanh: Any) -> Callable:
+    """tanh through its derivative 1 - z^2, whose series is a Cauchy product of z's own:
+    w_0 = 1 - z_0^2, w_m = -sum_i z_i z_{m-i}, and z_k = (1/k) sum_j j x_j w_{k-j}. No
+    nested Taylor pass: about half the operations of the generic unary rule."""
+
+    def rule(primals, series, **params):
+        (x,), (xs,) = primals, series
+        z0 = tanh(x)
+        zs: list = [z0]
+        ws: list = [S.sub(1.0, S.mul(z0, z0))]
+        for k in range(1, len(xs) + 1):
+            total = None
+            for j in range(1, k + 1):
+                xj, wk = xs[j - 1], ws[k - j]
+                if xj is not None and wk is not None:
+                    total = add_if(total, _scaled(S.mul(xj, wk), j / k))
+            zs.append(total)
+            if k < len(xs):  # w_k, for the next orders
+                acc = None
+                for i in range((k + 1) // 2):
+                    a, b = zs[i], zs[k - i]
+                    if a is not None and b is not None:
+                        acc = add_if(acc, S.mul(a, b))
+                if acc is not None:
+                    acc = S.mul(acc, 2.0)
+                if k % 2 == 0 and zs[k // 2] is not None:
+                    acc = add_if(acc, S.mul(zs[k // 2], zs[k // 2]))
+                ws.append(None if acc is None else S.neg(acc))
+        return z0, zs[1:]
+
+    rule.kind = "unary"  # how the forward Laplacian treats it (ad/laplacian.py)
+    return rule
+
+
+def sin_cos(sin: Any, cos: Any, sign: float, want_sin: bool) -> Callable:
+    """sin/cos (sign -1) and sinh/cosh (sign +1) together:
+    s_k = (1/k) sum j x_j c_{k-j},  c_k = sign (1/k) sum j x_j s_{k-j}."""
+
+    def rule(primals, series, **params):
+        (x,), (xs,) = primals, series
+        s, c = [sin(x)], [cos(x)]
+        for k in range(1, len(xs) + 1):
+            sk = ck = None
+            for j in range(1, k + 1):
+                xj = xs[j - 1]
+                if xj is None:
+                    continue
+                sk = add_if(sk, S.mul(j, S.mul(xj, c[k - j])) if c[k - j] is not None else None)
+                ck = add_if(ck, S.mul(j, S.mul(xj, s[k - j])) if s[k - j] is not None else None)
+            s.append(None if sk is None else S.div(sk, k))
+            c.append(None if ck is None else S.mul(sign / k, ck))
+        return (s[0], s[1:]) if want_sin else (c[0], c[1:])
+
+    rule.kind = "unary"  # how the forward Laplacian treats it (ad/laplacian.py)
+    return rule
 
 
 def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
@@ -27,7 +114,7 @@ def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
     if deriv is not None:
         if apply is None:
             def apply(v, x, ans, **params):
-                return A.mul(v, deriv(x, ans, **params))
+                return S.mul(v, deriv(x, ans, **params))
         p.vjp = (lambda g, ans, x, **params: apply(g, x, ans, **params),)
         p.jvp = (lambda t, ans, x, **params: apply(t, x, ans, **params),)
         p.taylor = _taylor_rule(p, deriv)
@@ -35,13 +122,13 @@ def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
 
 
 def _taylor_rule(p: Primitive, deriv: Callable) -> Callable:
-    """``T.from_derivative`` with the primitive's parameters bound into ``deriv``."""
-    plain = T.from_derivative(p, deriv)
+    """``from_derivative`` with the primitive's parameters bound into ``deriv``."""
+    plain = from_derivative(p, deriv)
 
     def rule(primals, series, **params):
         if not params:
             return plain(primals, series)
-        return T.from_derivative(p, functools.partial(deriv, **params))(primals, series,
+        return from_derivative(p, functools.partial(deriv, **params))(primals, series,
                                                                           **params)
 
     rule.kind = "unary"  # elementwise: the forward Laplacian's rule (ad/laplacian.py)
@@ -86,16 +173,16 @@ def _special(name: str) -> Callable:
 
 
 def _sq(x):
-    return A.mul(x, x)
+    return S.mul(x, x)
 
 
 def _one_minus_sq(v):
-    return A.sub(1, _sq(v))
+    return S.sub(1, _sq(v))
 
 
 def _div_by(den: Callable) -> Callable:
     """``apply`` for a derivative ``1 / den(x)``: one division."""
-    return lambda v, x, ans: A.div(v, den(x))
+    return lambda v, x, ans: S.div(v, den(x))
 
 
 # --- implementations that reuse their own temporaries -----------------------------------------
@@ -154,7 +241,6 @@ def _leaky_relu_impl(x, alpha):
         return xp.minimum(x, xp.multiply(x, alpha))
     if alpha == 0:
         return _relu_impl(x)
-    from .compare import _select_impl
 
     return _select_impl(xp.greater(x, 0), x, xp.multiply(x, alpha))
 
@@ -170,7 +256,8 @@ def _leaky_slope_impl(x, alpha):
     return d * (1 - alpha) + alpha
 
 
-def _elu_impl(x, alpha):
+def elu_impl(x, alpha):
+    """ELU on arrays (the primitive is in arith: its derivative uses minimum)."""
     xp = xp_of(x)
     if not _is_float_array(x):
         return xp.where(x > 0, x, alpha * xp.expm1(xp.minimum(x, 0)))
@@ -186,45 +273,45 @@ def _elu_impl(x, alpha):
 _LN2, _LN10 = math.log(2.0), math.log(10.0)
 
 exp = unary("Exp", np.exp, lambda x, ans: ans)
-exp2 = unary("Exp2", np.exp2, lambda x, ans: A.mul(ans, _LN2))
-log = unary("Log", np.log, lambda x, ans: A.div(1, x), apply=_div_by(lambda x: x))
-log2 = unary("Log2", np.log2, lambda x, ans: A.div(1 / _LN2, x),
-             apply=_div_by(lambda x: A.mul(x, _LN2)))
-log10 = unary("Log10", np.log10, lambda x, ans: A.div(1 / _LN10, x),
-              apply=_div_by(lambda x: A.mul(x, _LN10)))
+exp2 = unary("Exp2", np.exp2, lambda x, ans: S.mul(ans, _LN2))
+log = unary("Log", np.log, lambda x, ans: S.div(1, x), apply=_div_by(lambda x: x))
+log2 = unary("Log2", np.log2, lambda x, ans: S.div(1 / _LN2, x),
+             apply=_div_by(lambda x: S.mul(x, _LN2)))
+log10 = unary("Log10", np.log10, lambda x, ans: S.div(1 / _LN10, x),
+              apply=_div_by(lambda x: S.mul(x, _LN10)))
 sin = unary("Sin", np.sin, lambda x, ans: cos(x))
-cos = unary("Cos", np.cos, lambda x, ans: A.neg(sin(x)))
-tan = unary("Tan", np.tan, lambda x, ans: A.add(1, _sq(ans)))
+cos = unary("Cos", np.cos, lambda x, ans: S.neg(sin(x)))
+tan = unary("Tan", np.tan, lambda x, ans: S.add(1, _sq(ans)))
 sinh = unary("Sinh", np.sinh, lambda x, ans: cosh(x))
 cosh = unary("Cosh", np.cosh, lambda x, ans: sinh(x))
 tanh = unary("Tanh", np.tanh, lambda x, ans: _one_minus_sq(ans))
 asin = unary("Asin", np.arcsin, lambda x, ans: rsqrt(_one_minus_sq(x)),
              apply=_div_by(lambda x: sqrt(_one_minus_sq(x))))
-acos = unary("ACos", np.arccos, lambda x, ans: A.neg(rsqrt(_one_minus_sq(x))),
-             apply=lambda v, x, ans: A.neg(A.div(v, sqrt(_one_minus_sq(x)))))
-atan = unary("Atan", np.arctan, lambda x, ans: A.div(1, A.add(1, _sq(x))),
-             apply=_div_by(lambda x: A.add(1, _sq(x))))
-asinh = unary("Asinh", np.arcsinh, lambda x, ans: rsqrt(A.add(_sq(x), 1)),
-              apply=_div_by(lambda x: sqrt(A.add(_sq(x), 1))))
-acosh = unary("Acosh", np.arccosh, lambda x, ans: rsqrt(A.sub(_sq(x), 1)),
-              apply=_div_by(lambda x: sqrt(A.sub(_sq(x), 1))))
-atanh = unary("Atanh", np.arctanh, lambda x, ans: A.div(1, _one_minus_sq(x)),
+acos = unary("ACos", np.arccos, lambda x, ans: S.neg(rsqrt(_one_minus_sq(x))),
+             apply=lambda v, x, ans: S.neg(S.div(v, sqrt(_one_minus_sq(x)))))
+atan = unary("Atan", np.arctan, lambda x, ans: S.div(1, S.add(1, _sq(x))),
+             apply=_div_by(lambda x: S.add(1, _sq(x))))
+asinh = unary("Asinh", np.arcsinh, lambda x, ans: rsqrt(S.add(_sq(x), 1)),
+              apply=_div_by(lambda x: sqrt(S.add(_sq(x), 1))))
+acosh = unary("Acosh", np.arccosh, lambda x, ans: rsqrt(S.sub(_sq(x), 1)),
+              apply=_div_by(lambda x: sqrt(S.sub(_sq(x), 1))))
+atanh = unary("Atanh", np.arctanh, lambda x, ans: S.div(1, _one_minus_sq(x)),
               apply=_div_by(_one_minus_sq))
-sqrt = unary("Sqrt", np.sqrt, lambda x, ans: A.div(0.5, ans))
+sqrt = unary("Sqrt", np.sqrt, lambda x, ans: S.div(0.5, ans))
 # d/dx x^(-1/2) = -x^(-3/2) / 2 = -ans / (2 x)
-rsqrt = unary("Rsqrt", _rsqrt_impl, lambda x, ans: A.mul(-0.5, A.div(ans, x)))
-square = unary("Square", np.square, lambda x, ans: A.mul(2, x))
-reciprocal = unary("Reciprocal", np.reciprocal, lambda x, ans: A.neg(_sq(ans)))
+rsqrt = unary("Rsqrt", _rsqrt_impl, lambda x, ans: S.mul(-0.5, S.div(ans, x)))
+square = unary("Square", np.square, lambda x, ans: S.mul(2, x))
+reciprocal = unary("Reciprocal", np.reciprocal, lambda x, ans: S.neg(_sq(ans)))
 abs_ = unary("Abs", np.abs, lambda x, ans: sign(x))
-expm1 = unary("Expm1", np.expm1, lambda x, ans: A.add(ans, 1))
-log1p = unary("Log1p", np.log1p, lambda x, ans: A.div(1, A.add(x, 1)),
-              apply=_div_by(lambda x: A.add(x, 1)))
+expm1 = unary("Expm1", np.expm1, lambda x, ans: S.add(ans, 1))
+log1p = unary("Log1p", np.log1p, lambda x, ans: S.div(1, S.add(x, 1)),
+              apply=_div_by(lambda x: S.add(x, 1)))
 erf = unary("Erf", _special("erf"),
-            lambda x, ans: A.mul(2 / math.sqrt(math.pi), exp(A.neg(_sq(x)))))
+            lambda x, ans: S.mul(2 / math.sqrt(math.pi), exp(S.neg(_sq(x)))))
 # erfc is its own primitive: 1 - erf(x) loses every digit of erfc's tail (erfc(10) ~ 2e-45)
 erfc = unary("Erfc", _special("erfc"),
-             lambda x, ans: A.mul(-2 / math.sqrt(math.pi), exp(A.neg(_sq(x)))))
-sigmoid = unary("Sigmoid", _sigmoid_impl, lambda x, ans: A.mul(ans, A.sub(1, ans)))
+             lambda x, ans: S.mul(-2 / math.sqrt(math.pi), exp(S.neg(_sq(x)))))
+sigmoid = unary("Sigmoid", _sigmoid_impl, lambda x, ans: S.mul(ans, S.sub(1, ans)))
 
 
 def _step(x):
@@ -234,9 +321,9 @@ def _step(x):
 
 # A product with the boolean mask itself saves the cast (NumPy multiplies by it directly).
 relu = unary("ReLU", _relu_impl, lambda x, ans: _step(x),
-             apply=lambda v, x, ans: A.mul(v, C.greater(x, 0)))
+             apply=lambda v, x, ans: S.mul(v, C.greater(x, 0)))
 # softplus' derivative is the sigmoid, 1 - e^(-softplus(x)), taken from the output
-softplus = unary("Softplus", _softplus_impl, lambda x, ans: A.neg(expm1(A.neg(ans))))
+softplus = unary("Softplus", _softplus_impl, lambda x, ans: S.neg(expm1(S.neg(ans))))
 
 
 def _inside(x, lo, hi):
@@ -246,13 +333,13 @@ def _inside(x, lo, hi):
 # The gradient passes strictly inside (0, 6), as in MindSpore's ReLU6Grad.
 relu6 = unary("ReLU6", lambda x: xp_of(x).clip(x, 0, 6),
               lambda x, ans: S.cast(_inside(x, 0, 6), S.dtype_of(x)),
-              apply=lambda v, x, ans: A.mul(v, _inside(x, 0, 6)))
+              apply=lambda v, x, ans: S.mul(v, _inside(x, 0, 6)))
 # clip_by_value with constant bounds: the gradient passes where the value is not clipped
 # (at a bound too, as MindSpore's clamp does; clip_by_value, built on maximum and
 # minimum, shares a tie at a bound equally)
 clip = unary("Clamp", _clip_impl,
              lambda x, ans, lo, hi: S.cast(C.equal(ans, x), S.dtype_of(x)),
-             apply=lambda v, x, ans, lo, hi: A.mul(v, C.equal(ans, x)))
+             apply=lambda v, x, ans, lo, hi: S.mul(v, C.equal(ans, x)))
 
 
 def _clip_weight_impl(x, lo, hi, dtype):
@@ -277,7 +364,7 @@ clip_weight = Primitive("ClipByValueSlope", _clip_weight_impl, nondiff=True)
 # composition's gradient (half of it at a bound, as MindSpore's clip_by_value)
 clip_split = unary("ClipByValue", _clip_impl,
                    lambda x, ans, lo, hi: clip_weight(x, lo=lo, hi=hi, dtype=S.dtype_of(x)),
-                   apply=lambda v, x, ans, lo, hi: A.mul(
+                   apply=lambda v, x, ans, lo, hi: S.mul(
                        v, clip_weight(x, lo=lo, hi=hi, dtype=S.dtype_of(v))))
 
 # The slope of leaky_relu is piecewise constant: a primitive without gradient.
@@ -312,19 +399,9 @@ def _hswish_grad_impl(x):
 # The derivative of hardswish is a primitive of its own (MindSpore's HSwishGrad): one pass
 # over x instead of a dozen small operations; its own derivative is 1/3 on (-3, 3).
 hswish_grad = unary("HSwishGrad", _hswish_grad_impl,
-                    lambda x, ans: A.mul(S.cast(_inside(x, -3, 3), S.dtype_of(x)), 1 / 3))
+                    lambda x, ans: S.mul(S.cast(_inside(x, -3, 3), S.dtype_of(x)), 1 / 3))
 hswish = unary("HSwish", _hswish_impl, lambda x, ans: hswish_grad(x))
 
-
-def _elu_deriv(x, ans, alpha):
-    # 1 where x > 0, else alpha e^x = ans + alpha; for alpha = 1 (MindSpore's only value)
-    # that is min(ans, 0) + 1, as ans > 0 exactly where x > 0
-    if alpha == 1:
-        return A.add(A.minimum(ans, 0.0), 1.0)
-    return C.select(C.greater(x, 0), 1.0, A.add(ans, alpha))
-
-
-elu = unary("Elu", _elu_impl, _elu_deriv)
 
 def _log_or_zero_impl(x):
     xp = xp_of(x)
@@ -336,7 +413,7 @@ def _log_or_zero_impl(x):
 
 def _log_or_zero_deriv(x, ans):
     zero = C.equal(x, 0)
-    return C.select(zero, 0.0, A.div(1, C.select(zero, 1.0, x)))
+    return C.select(zero, 0.0, S.div(1, C.select(zero, 1.0, x)))
 
 
 # log(x) with log(0) taken as 0 (and a zero derivative there): the factor log(x) of
@@ -348,17 +425,45 @@ floor = unary("Floor", np.floor, nondiff=True)
 ceil = unary("Ceil", np.ceil, nondiff=True)
 round_ = unary("Round", np.round, nondiff=True)
 
-from . import batch_rules as B  # noqa: E402
 
-B.defelementwise(exp, exp2, log, log2, log10, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan,
+S.defelementwise(exp, exp2, log, log2, log10, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan,
                  asinh, acosh, atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf,
                  erfc, sigmoid, relu, softplus, relu6, clip, clip_weight, clip_split, leaky_slope,
-                 leaky_relu, elu, hswish,
+                 leaky_relu, hswish,
                  hswish_grad, log_or_zero, sign, floor, ceil, round_)
 
 # sin/cos and sinh/cosh propagate together (their derivatives refer to each other).
-tanh.taylor = T.tanh_rule(tanh)
-sin.taylor = T.sin_cos(sin, cos, -1.0, True)
-cos.taylor = T.sin_cos(sin, cos, -1.0, False)
-sinh.taylor = T.sin_cos(sinh, cosh, 1.0, True)
-cosh.taylor = T.sin_cos(sinh, cosh, 1.0, False)
+tanh.taylor = tanh_rule(tanh)
+sin.taylor = sin_cos(sin, cos, -1.0, True)
+cos.taylor = sin_cos(sin, cos, -1.0, False)
+sinh.taylor = sin_cos(sinh, cosh, 1.0, True)
+cosh.taylor = sin_cos(sinh, cosh, 1.0, False)
+
+
+# Closed forms (f, f', f'') of the most used activations, read by the forward Laplacian
+# (``rule.second``): fewer operations than the second-order Taylor rule at the value.
+def _tanh_second(x):
+    y = tanh(x)
+    d1 = S.sub(1.0, S.mul(y, y))
+    return y, d1, S.mul(S.mul(y, d1), -2.0)
+
+
+def _sin_second(x):
+    y = sin(x)
+    return y, cos(x), S.neg(y)
+
+
+def _cos_second(x):
+    y = cos(x)
+    return y, S.neg(sin(x)), S.neg(y)
+
+
+def _exp_second(x):
+    y = exp(x)
+    return y, y, y
+
+
+tanh.taylor.second = _tanh_second
+sin.taylor.second = _sin_second
+cos.taylor.second = _cos_second
+exp.taylor.second = _exp_second

@@ -10,6 +10,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import config
+from ...core import dtype as mstype
 
 
 class TensorOperation:
@@ -28,8 +29,6 @@ class TensorOperation:
 
 
 def _np_dtype(data_type: Any, op: str) -> np.dtype:
-    from ...core import dtype as mstype
-
     if isinstance(data_type, type) and issubclass(data_type, np.generic):
         return np.dtype(data_type)
     if isinstance(data_type, np.dtype):

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from .. import config
-from ..transforms.transforms import TensorOperation
+from ..transforms.transforms import TensorOperation, _np_dtype
 from .utils import Border, Inter
 
 
@@ -580,8 +580,6 @@ class ToTensor(TensorOperation):
     image gets a channel axis of 1."""
 
     def __init__(self, output_type: Any = np.float32) -> None:
-        from ..transforms.transforms import _np_dtype
-
         self.output_type = _np_dtype(output_type, "ToTensor")
 
     def _apply(self, x):

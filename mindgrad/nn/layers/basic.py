@@ -9,7 +9,7 @@ from ...common.initializer import HeUniform, Uniform, initializer
 from ...common.parameter import Parameter
 from ...core.tensor import Tensor
 from ...ops import functional as F
-from ...prims import shape as S
+from ...prims import structural as S
 from ..cell import Cell
 from ._random_ops import dropout_mask
 from .activation import get_activation

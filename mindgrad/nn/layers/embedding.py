@@ -9,7 +9,7 @@ from ...common.parameter import Parameter
 from ...core.tensor import Tensor
 from ...ops import functional as F
 from ...prims import indexing as IX
-from ...prims import shape as S
+from ...prims import structural as S
 from .._helpers import one_hot_mask
 from ..cell import Cell
 from .basic import check_positive_int

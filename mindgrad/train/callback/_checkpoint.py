@@ -12,6 +12,7 @@ from ...common.parameter import Parameter
 from ..serialization import save_checkpoint
 from ...core.tensor import Tensor
 from ._callback import Callback
+from ...nn.cell import Cell
 
 _INFO_NAMES = ("epoch_num", "step_num")
 
@@ -43,7 +44,6 @@ class CheckpointConfig:
                  enc_key: Any = None, enc_mode: str = "AES-GCM", exception_save: bool = False,
                  crc_check: bool = False, remove_redundancy: bool = False, format: str = "ckpt",
                  **kwargs: Any) -> None:
-        from ...nn.cell import Cell
 
         steps = _non_negative(save_checkpoint_steps, "save_checkpoint_steps")
         seconds = _non_negative(save_checkpoint_seconds, "save_checkpoint_seconds")
