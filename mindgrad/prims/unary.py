@@ -109,8 +109,10 @@ def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
     """A unary primitive whose derivative is ``deriv(x, ans, **params)``. ``apply(v, x, ans,
     **params)``, when given, is ``v * deriv(x, ans)`` computed with fewer passes (one division
     by ``x`` rather than a reciprocal and a product, a product with a boolean mask rather than
-    a cast and a product); the reverse and forward rules use it, the Taylor rule ``deriv``."""
+    a cast and a product); the reverse and forward rules use it, the Taylor rule ``deriv``.
+    The batching rule is the elementwise one."""
     p = Primitive(name, fn, nondiff=nondiff)
+    p.batch = S.elementwise(p)
     if deriv is not None:
         if apply is None:
             def apply(v, x, ans, **params):
@@ -426,11 +428,7 @@ ceil = unary("Ceil", np.ceil, nondiff=True)
 round_ = unary("Round", np.round, nondiff=True)
 
 
-S.defelementwise(exp, exp2, log, log2, log10, sin, cos, tan, sinh, cosh, tanh, asin, acos, atan,
-                 asinh, acosh, atanh, sqrt, rsqrt, square, reciprocal, abs_, expm1, log1p, erf,
-                 erfc, sigmoid, relu, softplus, relu6, clip, clip_weight, clip_split, leaky_slope,
-                 leaky_relu, hswish,
-                 hswish_grad, log_or_zero, sign, floor, ceil, round_)
+S.defelementwise(clip_weight, leaky_slope)  # (the others get theirs from `unary`)
 
 # sin/cos and sinh/cosh propagate together (their derivatives refer to each other).
 tanh.taylor = tanh_rule(tanh)
