@@ -1,7 +1,9 @@
 """The checks the primitive table (``tests/primitive_table.py``) drives, for every row:
 
 - forward value, shape and dtype against the NumPy reference, in float64, float32 and
-  float16 (a float input keeps its dtype; inputs are never modified);
+  float16 (a float input keeps its dtype; inputs are never modified); int32 inputs refused
+  wherever MindSpore refuses them for the row's primitive (recorded in
+  ``fixtures/dtype_rules.json``), whatever front end the row calls;
 - forward and reverse derivatives against central differences (``gradcheck.check_grads``,
   float64), to order 2 in CI and order 3 with ``-m slow``; float32 derivatives keep float32
   and agree with float64; ``jacfwd`` / ``jacrev`` against numerical Jacobians;
@@ -331,3 +333,73 @@ def test_walk_catches_missing_rules_and_reports_fallbacks() -> None:
     registry["TableProbe"] = _probe("TableProbe", batch=FULL["batch"])
     registry["TableProbe"].nondiff = True
     assert walk(registry, cases=cases).problems == []
+
+
+# --- integer inputs: refused where MindSpore refuses them ---------------------------------
+def _mindspore_int_refusals() -> dict:
+    """Primitive name -> the recorded case (``fixtures/dtype_rules.json``, from MindSpore
+    2.10) whose function binds that primitive alone and which MindSpore refuses for int32
+    inputs (transcendental functions and the like), unless mindgrad deviates on purpose."""
+    import json
+    from pathlib import Path
+
+    import dtype_cases as DC
+    from test_dtype_rules import DEVIATIONS
+
+    recorded = json.loads((Path(__file__).parent / "fixtures" / "dtype_rules.json").read_text())
+    structural = {"Reshape", "BroadcastTo", "Cast", "Transpose", "ZerosLike", "OnesLike",
+                  "StopGradient", "Fill"}
+    seen: list = []
+    prims = registered()
+    saved = {n: p.impl for n, p in prims.items()}
+    for n, p in prims.items():  # record which primitives each case runs (float32 inputs)
+        p.impl = (lambda f, name: lambda *a, **k: (seen.append(name), f(*a, **k))[1])(p.impl, n)
+    found = {}
+    try:
+        for case, fn in DC.CASES.items():
+            entry = recorded["cases"].get(case, {}).get("int32", {})
+            if "error" not in entry or (case, "int32") in DEVIATIONS:
+                continue
+            seen.clear()
+            try:
+                with warnings.catch_warnings():  # values outside a domain (acosh of 0.25)
+                    warnings.simplefilter("ignore", RuntimeWarning)
+                    fn(ms, DC.make_input(ms.Tensor, "float32"))
+            except Exception:  # noqa: BLE001  (a case needing other inputs: not mapped)
+                continue
+            ran = set(seen) - structural
+            if len(ran) == 1:
+                found[ran.pop()] = case
+    finally:
+        for n, p in prims.items():
+            p.impl = saved[n]
+    return found
+
+
+# A Python float operand promotes an int32 Tensor to float32 first, in MindSpore too
+# (ops.atan2(int32 Tensor, 0.7) is Float32 there): these rows compute.
+PROMOTED = {"atan2_python_y", "atan2_python_x"}
+
+
+def test_integer_inputs_refused_where_mindspore_refuses() -> None:
+    """Every row of a primitive that MindSpore refuses for integer inputs (its recorded
+    function, e.g. ops.sin of an int32 Tensor, raises TypeError) refuses int32 inputs too,
+    whatever front end the row calls it through, with a TypeError naming the dtype."""
+    refusals = _mindspore_int_refusals()
+    assert len(refusals) >= 20, refusals  # the transcendental functions at least
+    checked = 0
+    for case in CASES:
+        if case.prim not in refusals:
+            continue
+        arrays = _inputs(case)
+        if not all(a.dtype.kind == "f" for a in arrays):
+            continue
+        ints = [ms.Tensor(np.round(np.nan_to_num(a, posinf=5, neginf=-5) * 3).astype(np.int32))
+                for a in arrays]
+        if case.name in PROMOTED:
+            assert all(o.dtype == ms.float32 for o in _outs(case.fn(*ints))), case.name
+            continue
+        with pytest.raises(TypeError, match="Int32"):
+            case.fn(*ints)
+        checked += 1
+    assert checked >= len(refusals)
