@@ -9,9 +9,10 @@
   and agree with float64; ``jacfwd`` / ``jacrev`` against numerical Jacobians;
 - GRAPH mode (compiled) equal to PYNATIVE, forward and gradients;
 - vmap against a Python loop over the examples (every input mapped, only the first one
-  mapped, and per-example gradients);
-- jet (Taylor mode) along a line ``x + t u`` against nested forward-mode derivatives (order 2
-  in CI, order 4 with ``-m slow``).
+  mapped, per-example first and second derivatives), and only the primitives allowed to
+  (``BATCH_LOOP``) running one call per example;
+- jet (Taylor mode) of the row's function and of its gradient along a line ``x + t u``
+  against nested forward-mode derivatives (orders 2 and 1 in CI, 4 and 3 with ``-m slow``).
 
 The registry walk (``primitive_table.walk``) is tested at the end: every registered
 primitive has a row or a written exemption and the rules it should have, and the walk
@@ -216,6 +217,25 @@ def _check_vmap(fn, stacked: list, in_axes: tuple, what: str) -> None:
         np.testing.assert_allclose(g.asnumpy(), w, rtol=1e-9, atol=1e-12, err_msg=what)
 
 
+def _derivatives(case: Case, example: list) -> tuple:
+    """``grad`` of a weighted sum of the row's outputs, and ``grad`` of a weighted sum of that
+    gradient (a second derivative with every mixed partial in play)."""
+    n = len(example)
+    rng = np.random.default_rng(3)
+    weights = [ms.Tensor(rng.standard_normal(o.shape)) for o in _outs(case.fn(*example))]
+
+    def loss(*xs):
+        return sum((o * w).sum() for o, w in zip(_outs(case.fn(*xs)), weights))
+
+    d1 = ops.grad(loss, tuple(range(n)))
+    weights2 = [ms.Tensor(rng.standard_normal(x.shape)) for x in example]
+
+    def loss2(*xs):
+        return sum((g * w).sum() for g, w in zip(_outs(d1(*xs)), weights2))
+
+    return d1, ops.grad(loss2, tuple(range(n)))
+
+
 @pytest.mark.parametrize("case", VMAP, ids=[c.name for c in VMAP])
 def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
     looped = []  # the primitives that ran one call per example
@@ -232,14 +252,12 @@ def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
     if n > 1:  # the others shared by every example: a batch rule meets unbatched operands
         first_only = [stacked[0]] + [a[0] for a in stacked[1:]]
         _check_vmap(case.fn, first_only, (0,) + (None,) * (n - 1), "first input mapped")
-    if case.diff:  # per-example gradients: the batch rules of the derivative's primitives
-        weights = [ms.Tensor(np.random.default_rng(3).standard_normal(o.shape))
-                   for o in _outs(case.fn(*[ms.Tensor(a[0]) for a in stacked]))]
-
-        def loss(*xs):
-            return sum((o * w).sum() for o, w in zip(_outs(case.fn(*xs)), weights))
-
-        _check_vmap(ops.grad(loss, tuple(range(n))), stacked, (0,) * n, "per-example gradients")
+    if case.diff:  # per-example first and second derivatives: the batch rules of the
+        # primitives the reverse rules emit, and of those their own reverse rules emit
+        d1, d2 = _derivatives(case, [ms.Tensor(a[0]) for a in stacked])
+        _check_vmap(d1, stacked, (0,) * n, "per-example gradients")
+        if case.order >= 2:
+            _check_vmap(d2, stacked, (0,) * n, "per-example second derivatives")
     # only the primitives allowed to loop did (the others' batch rules ran)
     assert set(looped) <= set(BATCH_LOOP), sorted(set(looped) - set(BATCH_LOOP))
 
@@ -248,37 +266,44 @@ def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
 JET = [c for c in DIFF if c.jet]
 
 
-def _check_jet(case: Case, order: int) -> None:
-    """The jet of ``t -> f(x + t u)``: its k-th output series is the k-th derivative in t,
+def _check_jet(fn, args: list, order: int, name: str) -> None:
+    """The jet of ``t -> fn(x + t u)``: its k-th output series is the k-th derivative in t,
     which ``k`` nested forward-mode products give (checked against differences above)."""
-    args = [ms.Tensor(a) for a in _inputs(case)]
     rng = np.random.default_rng(4)
     u = [ms.Tensor(rng.standard_normal(a.shape)) for a in args]
     series = [ms.Tensor(np.stack([ui.asnumpy()] + [np.zeros(ui.shape)] * (order - 1)))
               for ui in u]
-    out, out_series = ops.jet(case.fn, tuple(args), tuple(series))
+    out, out_series = ops.jet(fn, tuple(args), tuple(series))
     got_series = [out_series] if isinstance(out, ms.Tensor) else list(out_series)
-    want_out = _outs(case.fn(*args))
+    want_out = _outs(fn(*args))
     assert len(_outs(out)) == len(want_out)
     for o, w in zip(_outs(out), want_out):
         np.testing.assert_allclose(o.asnumpy(), w.asnumpy(), rtol=1e-12, atol=1e-12)
-    g = case.fn
+    g = fn
     for k in range(1, order + 1):
         g = (lambda h: lambda *xs: ops.jvp(h, tuple(xs), tuple(u))[1])(g)
         for s, w in zip(got_series, _outs(g(*args))):
             np.testing.assert_allclose(s.asnumpy()[k - 1], w.asnumpy(), rtol=1e-8, atol=1e-9,
-                                       err_msg=f"{case.name}: order {k}")
+                                       err_msg=f"{name}: order {k}")
 
 
 @pytest.mark.parametrize("case", JET, ids=[c.name for c in JET])
 def test_jet_matches_nested_derivatives(case: Case) -> None:
-    _check_jet(case, min(case.order, CI_ORDER))
+    """The row's function, and its gradient (the Taylor rules of the primitives the reverse
+    rules emit)."""
+    args = [ms.Tensor(a) for a in _inputs(case)]
+    order = min(case.order, CI_ORDER)
+    _check_jet(case.fn, args, order, case.name)
+    if case.order >= 2:
+        _check_jet(_derivatives(case, args)[0], args, order - 1, case.name + " gradient")
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("case", JET, ids=[c.name for c in JET])
 def test_jet_to_order_4(case: Case) -> None:
-    _check_jet(case, 4)
+    args = [ms.Tensor(a) for a in _inputs(case)]
+    _check_jet(case.fn, args, 4, case.name)
+    _check_jet(_derivatives(case, args)[0], args, 3, case.name + " gradient")
 
 
 # --- the registry walk -----------------------------------------------------------------------
