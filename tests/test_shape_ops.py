@@ -14,7 +14,7 @@ import mindgrad as ms
 from mindgrad import ops
 from mindgrad.core.tree import flatten
 from mindgrad.prims import getitem as G
-from mindgrad.prims import linalg as L
+from mindgrad.prims import matmul as L
 from mindgrad.prims import getitem as G
 from mindgrad.prims import structural as S
 
