@@ -1,8 +1,10 @@
 """``Tensor``: an n-d array on NumPy (CPU) or CuPy (GPU) with MindSpore's API. Its array is
 never written in place; ``x[index] = value`` rebinds ``x`` to an updated copy.
 
-Operators and methods are thin front-ends over ``mindgrad.ops.functional``; every one of
-them goes through the single dispatch point, so they all work on tracers too."""
+Operators are thin front-ends over ``mindgrad.ops.functional``; every one of them goes
+through the single dispatch point, so they all work on tracers too. The methods of the
+operator catalogue (``x.sum()``, ``x.reshape(...)``, ``x.exp()``, ...) are installed on the
+class by ``mindgrad.ops`` (``ops.tensor_methods.install``), from its name table."""
 from __future__ import annotations
 
 import weakref
@@ -334,36 +336,7 @@ class Tensor:
         """Make this object refer to ``new``, the result of an assignment into it."""
         rebind(self, new)
 
-    # --- methods ----------------------------------------------------------------------------
-    def astype(self, dtype): return F.cast(self, dtype)
-    def to(self, dtype): return F.cast(self, dtype)
-    def float(self): return F.cast(self, mstype.float32)
-    def int(self): return F.cast(self, mstype.int32)
-    def sum(self, axis=None, keepdims=False, dtype=None):
-        out = F.reduce_sum(self, axis, keepdims)
-        return out if dtype is None else F.cast(out, dtype)
-    def mean(self, axis=None, keep_dims=False): return F.reduce_mean(self, axis, keep_dims)
-    def max(self, axis=None, keepdims=False): return F.reduce_max(self, axis, keepdims)
-    def min(self, axis=None, keepdims=False): return F.reduce_min(self, axis, keepdims)
-    def prod(self, axis=None, keep_dims=False): return F.reduce_prod(self, axis, keep_dims)
-    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims)
-    def argmin(self, axis=None, keepdims=False): return F.argmin(self, axis, keepdims)
-    def reshape(self, *shape):
-        return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int)
-                         else shape)
-    def view(self, *shape):
-        """The same elements in a new shape; or, given a dtype, the same bytes read as that
-        dtype (the last axis rescaled by the ratio of the item sizes; no gradient)."""
-        if len(shape) == 1 and isinstance(shape[0], mstype.DType):
-            to = mstype.to_numpy(shape[0], "view")
-            a = self._data
-            if a.ndim == 0 and to.itemsize != a.dtype.itemsize or a.ndim and \
-                    (a.shape[-1] * a.dtype.itemsize) % to.itemsize:
-                raise ValueError(f"For 'view', a tensor of shape {list(self.shape)} and dtype "
-                                 f"{self.dtype} can not be read as {shape[0]}.")
-            xp_a = a if a.flags.c_contiguous else a.copy()
-            return Tensor._wrap(xp_a.view(to))
-        return self.reshape(*shape)
+    # --- methods (those of the operator catalogue are installed by mindgrad.ops) --------
     @staticmethod
     def from_numpy(array):
         """A Tensor of a NumPy array (its dtype kept)."""
@@ -371,134 +344,7 @@ class Tensor:
             raise TypeError(f"For 'Tensor.from_numpy', 'array' must be a numpy.ndarray, but "
                             f"got {type(array).__name__}.")
         return Tensor(array)
-    def flatten(self, start_dim=0, end_dim=-1, *, order=None):
-        """Join axes ``start_dim`` to ``end_dim`` (all of them by default). MindSpore's other
-        form ``flatten(order='C', *, start_dim=0, end_dim=-1)`` works too; 'F' order joins
-        the axes of the transposed tensor."""
-        if isinstance(start_dim, str):
-            order, start_dim = start_dim, 0
-        if order not in (None, "C", "F"):
-            raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}.")
-        return F.flatten(F.transpose(self) if order == "F" else self, start_dim, end_dim)
-    def ravel(self): return F.reshape(self, (-1,))
-    def transpose(self, *axes):
-        if len(axes) == 1 and not isinstance(axes[0], int):
-            axes = axes[0]
-        return F.transpose(self, tuple(axes) if axes else None)
-    def permute(self, *axes): return self.transpose(*axes)
-    @property
-    def T(self): return F.transpose(self, None)
-    def swapaxes(self, a, b): return F.swapaxes(self, a, b)
-    def expand_dims(self, axis): return F.expand_dims(self, axis)
-    def unsqueeze(self, dim=None, *, axis=None):
-        return F.expand_dims(self, axis if dim is None else dim)
-    def squeeze(self, axis=None): return F.squeeze(self, axis)
-    def broadcast_to(self, shape): return F.broadcast_to(self, shape)
-    def expand_as(self, other): return F.broadcast_to(self, other.shape)
-    def abs(self): return F.abs(self)
-    def exp(self): return F.exp(self)
-    def log(self): return F.log(self)
-    def sqrt(self): return F.sqrt(self)
-    def square(self): return F.square(self)
-    def sin(self): return F.sin(self)
-    def cos(self): return F.cos(self)
-    def tanh(self): return F.tanh(self)
-    def sigmoid(self): return F.sigmoid(self)
-    def pow(self, e): return F.pow(self, e)
-    def matmul(self, o): return F.matmul(self, o)
-    def clip(self, lo=None, hi=None): return F.clamp(self, lo, hi)
-    def clamp(self, min=None, max=None): return F.clamp(self, min, max)
-    def var(self, axis=None, ddof=0, keepdims=False): return F.var(self, axis, ddof, keepdims)
-    def std(self, axis=None, ddof=0, keepdims=False): return F.std(self, axis, ddof, keepdims)
-    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
-        return F.norm(self, ord, dim, keepdim, dtype=dtype)
-    def cumsum(self, axis=None, dtype=None):  # axis None: over the flattened tensor
-        return F.cumsum(self, axis, dtype) if axis is not None else \
-            F.cumsum(F.reshape(self, (-1,)), 0, dtype)
-    def cumprod(self, dim, dtype=None): return F.cumprod(self, dim, dtype)
-    def masked_fill(self, mask, value): return F.masked_fill(self, mask, value)
-    def index_select(self, axis, index): return F.index_select(self, axis, index)
-    def scatter_add(self, indices, updates): return F.tensor_scatter_add(self, indices, updates)
-    def inverse(self): return F.inverse(self)
-    def det(self): return F.det(self)
-    def log2(self): return F.log2(self)
-    def log10(self): return F.log10(self)
-    def floor(self): return F.floor(self)
-    def ceil(self): return F.ceil(self)
-    def round(self): return F.round(self)
-    def tile(self, *reps):
-        """``tile(2)``, ``tile(2, 2)`` and ``tile((2, 2))`` alike."""
-        if len(reps) == 1 and not isinstance(reps[0], int):
-            reps = reps[0]
-        return F.tile(self, reps)
-    def flip(self, dims): return F.flip(self, dims)
-    def copy(self):
-        """A copy with its own array; differentiable (the identity's gradient)."""
-        out = F.S.reshape(self, shape=self.shape)
-        if type(out) is Tensor:  # eager: an array of its own (a reshape may be a view)
-            out._data = out._data.copy()
-        return out
-    def fill(self, value): return F.fill(self.dtype, self.shape, value)
-    def zeros_like(self): return F.zeros_like(self)
-    def ones_like(self): return F.ones_like(self)
     def is_floating_point(self) -> bool: return self._data.dtype.kind == "f"
-    def set_dtype(self, dtype): return F.cast(self, dtype)
-
-    # elementwise math, comparisons and logic (MindSpore's names; see mindgrad.ops)
-    def neg(self): return F.neg(self)
-    def add(self, other): return F.add(self, other)
-    def sub(self, y): return F.sub(self, y)
-    def mul(self, value): return F.mul(self, value)
-    def div(self, value): return F.div(self, value)
-    def remainder(self, divisor): return F.remainder(self, divisor)
-    def floor_divide(self, value): return F.floor_div(self, value)
-    def maximum(self, other): return F.maximum(self, other)
-    def minimum(self, other): return F.minimum(self, other)
-    def atan2(self, other): return F.atan2(self, other)
-    def sign(self): return F.sign(self)
-    def rsqrt(self): return F.rsqrt(self)
-    def reciprocal(self): return F.reciprocal(self)
-    def exp2(self): return F.exp2(self)
-    def expm1(self): return F.expm1(self)
-    def log1p(self): return F.log1p(self)
-    def tan(self): return F.tan(self)
-    def asin(self): return F.asin(self)
-    def acos(self): return F.acos(self)
-    def atan(self): return F.atan(self)
-    def sinh(self): return F.sinh(self)
-    def cosh(self): return F.cosh(self)
-    def asinh(self): return F.asinh(self)
-    def acosh(self): return F.acosh(self)
-    def atanh(self): return F.atanh(self)
-    arcsin, arccos, arctan, arcsinh, arccosh, arctanh = asin, acos, atan, asinh, acosh, atanh
-    def erf(self): return F.erf(self)
-    def erfc(self): return F.erfc(self)
-    def relu(self): return F.relu(self)
-    def softplus(self, beta=1, threshold=20): return F.softplus(self, beta, threshold)
-    def equal(self, other): return F.equal(self, other)
-    def not_equal(self, other): return F.not_equal(self, other)
-    def greater(self, other): return F.greater(self, other)
-    def greater_equal(self, other): return F.greater_equal(self, other)
-    def less(self, other): return F.less(self, other)
-    def less_equal(self, other): return F.less_equal(self, other)
-    eq, ne, gt, ge, lt, le = equal, not_equal, greater, greater_equal, less, less_equal
-    def logical_and(self, other): return F.logical_and(self, other)
-    def logical_or(self, other): return F.logical_or(self, other)
-    def logical_xor(self, other): return F.logical_xor(self, other)
-    def logical_not(self): return F.logical_not(self)
-    def isclose(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
-        return F.isclose(self, x2, rtol, atol, equal_nan)
-
-    # reductions, normalizations, indexing and products
-    def all(self, axis=None, keep_dims=False): return F.all(self, axis, keep_dims)
-    def any(self, axis=None, keep_dims=False): return F.any(self, axis, keep_dims)
-    def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
-        return F.logsumexp(self, dim, keepdim if keepdims is None else keepdims, axis=axis)
-    def softmax(self, axis, dtype=None): return F.softmax(self, axis, dtype=dtype)
-    def log_softmax(self, axis=-1): return F.log_softmax(self, axis)
-    def gather(self, input_indices, axis): return F.gather(self, input_indices, axis)
-    def gather_nd(self, indices): return F.gather_nd(self, indices)
-    def outer(self, vec2): return F.outer(self, vec2)
 
 
 # the shapes of placeholder Tensors by id (a placeholder has no room for attributes of its

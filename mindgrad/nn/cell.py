@@ -10,13 +10,16 @@ from typing import Any, Callable, Iterator
 
 from .. import context
 from ..common.parameter import Parameter, ParameterTuple
+from ..core import dtype as mstype
+from ..core.dtype import to_numpy
 from ..core.tensor import Tensor
 from ..core.primitive import custom_vjp_call, tracing
 from ..graph.function import GraphFunction
 from ..core.hooks import HookHandle, check_hook
-from ..core.tree import flatten, unflatten
+from ..core.tree import flatten, tree_map, unflatten
 from ..ops.custom_function import checked_grads
 from ..ops.hooks import pass_through
+from ..prims import structural as S
 
 
 class Cell:
@@ -124,8 +127,6 @@ class Cell:
         float Tensor inputs are cast to it, and so are the trainable float Parameters while
         ``construct`` runs (the Parameters themselves keep their dtype: they are the master
         weights, and their gradients come back in it through the cast)."""
-        from ..core import dtype as mstype
-
         allowed = [d for d in (mstype.float16, mstype.float32, getattr(mstype, "bfloat16", None))
                    if d is not None]
         if not isinstance(dst_type, mstype.DType) or dst_type not in allowed:
@@ -170,10 +171,6 @@ class Cell:
     def _run_mixed(self, args: tuple, kwargs: dict) -> Any:
         """``_run`` under ``to_float``: the cast inputs, and the cell's own trainable float
         Parameters replaced by their casts while construct runs."""
-        from ..core.dtype import to_numpy
-        from ..core.tree import tree_map
-        from ..prims import structural as S
-
         target = to_numpy(self._mp_dtype, "to_float")
 
         def cast(x: Any) -> Any:

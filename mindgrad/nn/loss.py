@@ -7,8 +7,8 @@ from typing import Any
 from ..core.tensor import Tensor
 from ..ops import functional as F
 from ..prims import structural as S
+from ..prims.loss import softmax_cross_entropy
 from ._helpers import one_hot_mask
-from ._loss_ops import softmax_cross_entropy
 from .cell import Cell
 
 _REDUCTIONS = ("mean", "sum", "none")

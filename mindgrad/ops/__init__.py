@@ -19,7 +19,31 @@ from .linalg_functions import *  # noqa: F401,F403
 from .nn_functions import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
-from . import tensor_methods  # noqa: F401,E402  (installs the catalogue's Tensor methods)
+from . import families, names, tensor_methods  # noqa: E402
+from ..core.tensor import Tensor as _Tensor  # noqa: E402
+
+# the one step that links Tensor (which lives below ops) to the front end: its operators
+# and the operator catalogue's methods
+tensor_methods.install(_Tensor)
+
+# MindSpore's ``ops.functional`` (``F``) also holds the transformations and structure helpers,
+# which are built on it (in ``composite``, ``taylor`` and ``multitype``)
+for _name in ("grad", "value_and_grad", "get_grad", "vjp", "jvp", "jacfwd", "jacrev", "hessian",
+              "vmap", "jet", "derivative", "laplacian", "linearize", "GradOperation", "HyperMap",
+              "Map", "MultitypeFuncGraph", "partial"):
+    setattr(functional, _name, globals()[_name])
+del _name
+
+
+def _publish(row: names.Row) -> None:
+    # a row added to the name table later (names.add): its function and operator classes
+    # join this package
+    for module, new in ((functional, (row.name, *row.alias)), (operations, row.op)):
+        for name in new:
+            if name in module.__all__ and name not in __all__:
+                globals()[name] = getattr(module, name)
+                __all__.append(name)
+
 
 # ``from mindgrad.ops import *`` gives the operators and transforms, not the modules and
 # helpers the submodules import (np, math, the primitive modules A, C, S, ...)
@@ -31,3 +55,4 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
                   *array_functions.__all__, *math_functions.__all__,
                   *indexing_functions.__all__})
+names.each_row(_publish)

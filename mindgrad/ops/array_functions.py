@@ -2,8 +2,10 @@
 triangles and diagonals (``tril``, ``triu``, ``diag``), slicing and masking (``narrow``,
 ``masked_select``, ``nonzero``, ``argwhere``), ``count_nonzero``, and the elementwise
 ``logaddexp``, ``lerp``, ``xlogy``, ``isposinf``, ``isneginf``; plus
-``tensor_scatter_sub``. Each is a composition of differentiable operators (the index
-queries, whose size depends on the values, run eagerly)."""
+``tensor_scatter_sub``; stacking and splitting (``hstack``, ``vstack``, ``atleast_2d``,
+``tensor_split``, ``rot90``, ``repeat_interleave``, ...). Each is a composition of
+differentiable operators (the index queries, whose size depends on the values, run
+eagerly)."""
 from __future__ import annotations
 
 from typing import Any
@@ -326,6 +328,190 @@ def cross(input: Any, other: Any, dim: Any = None) -> Tensor:
                      F.sub(F.mul(a0, b1), F.mul(a1, b0))], d)
 
 
-__all__ = ["full_like", "tril", "triu", "diag", "narrow", "masked_select", "nonzero",
-           "argwhere", "count_nonzero", "logaddexp", "lerp", "xlogy", "isposinf", "isneginf",
-           "tensor_scatter_sub", "movedim", "moveaxis", "chunk", "unbind", "diagonal", "roll", "cross"]
+# --- stacking and splitting --------------------------------------------------------------------
+def _atleast(inputs: tuple, n: int, op: str) -> Any:
+    def one(t: Any) -> Tensor:
+        x = F._tensor(t, op, "inputs")
+        if x.ndim >= n:
+            return x
+        shape = {0: (1,) * n, 1: (1, x.size, 1)[:n] if n == 3 else (1, x.size),
+                 2: x.shape + (1,)}[x.ndim] if n > 1 else (1,)
+        return F.reshape(x, shape)
+
+    ts = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)) else inputs
+    if len(inputs) == 1 and not isinstance(inputs[0], (tuple, list)):
+        return one(inputs[0])
+    return tuple(one(t) for t in ts)
+
+
+def atleast_1d(*inputs: Any) -> Any:
+    """Each input with at least 1 axis."""
+    return _atleast(inputs, 1, "atleast_1d")
+
+
+def atleast_2d(*inputs: Any) -> Any:
+    """Each input with at least 2 axes (a vector becomes a row)."""
+    return _atleast(inputs, 2, "atleast_2d")
+
+
+def atleast_3d(*inputs: Any) -> Any:
+    """Each input with at least 3 axes."""
+    return _atleast(inputs, 3, "atleast_3d")
+
+
+def _seq(tensors: Any, op: str) -> list:
+    if not isinstance(tensors, (tuple, list)) or not tensors:
+        raise TypeError(f"For '{op}', 'tensors' must be a non-empty tuple or list of Tensors.")
+    return [F._tensor(t, op, f"tensors[{i}]") for i, t in enumerate(tensors)]
+
+
+@_composite
+def hstack(tensors: Any) -> Tensor:
+    """Joined along axis 1 (axis 0 for vectors)."""
+    ts = [atleast_1d(t) for t in _seq(tensors, "hstack")]
+    return F.concat(ts, 0 if ts[0].ndim == 1 else 1)
+
+
+@_composite
+def vstack(tensors: Any) -> Tensor:
+    """Joined along axis 0, vectors as rows."""
+    return F.concat([atleast_2d(t) for t in _seq(tensors, "vstack")], 0)
+
+
+row_stack = vstack
+
+
+@_composite
+def dstack(tensors: Any) -> Tensor:
+    """Joined along axis 2."""
+    return F.concat([atleast_3d(t) for t in _seq(tensors, "dstack")], 2)
+
+
+@_composite
+def column_stack(tensors: Any) -> Tensor:
+    """Vectors as columns (and matrices) joined along axis 1."""
+    ts = _seq(tensors, "column_stack")
+    return F.concat([F.reshape(t, (-1, 1)) if t.ndim <= 1 else t for t in ts], 1)
+
+
+@_composite
+def tensor_split(input: Any, indices_or_sections: Any, axis: int = 0) -> tuple:
+    """``input`` split along ``axis`` into n nearly equal parts (an int) or at the given
+    indices (a list or tuple)."""
+    x = F._tensor(input, "tensor_split", "input")
+    if x.ndim == 0:
+        raise ValueError("For 'tensor_split', 'input' must have rank >= 1, but got a 0-D "
+                         "Tensor.")
+    a = F._axis(axis, x.ndim, "tensor_split")
+    n = x.shape[a]
+    if F._is_int(indices_or_sections):
+        k = int(indices_or_sections)
+        if k <= 0:
+            raise ValueError(f"For 'tensor_split', the number of sections must be positive, but "
+                             f"got {k}.")
+        F._sizes((k,), "tensor_split", "indices_or_sections")
+        sizes = [n // k + (1 if i < n % k else 0) for i in range(k)]
+        bounds = list(np.cumsum([0] + sizes))
+    elif isinstance(indices_or_sections, (tuple, list)) and all(
+            F._is_int(i) for i in indices_or_sections):
+        bounds = [0] + [min(max(int(i) + (n if i < 0 else 0), 0), n)
+                        for i in indices_or_sections] + [n]
+    else:
+        raise TypeError(f"For 'tensor_split', 'indices_or_sections' must be an int or a tuple "
+                        f"of ints, but got {indices_or_sections!r}.")
+    return tuple(F.getitem(x, (slice(None),) * a + (slice(int(lo), int(max(lo, hi))),))
+                 for lo, hi in zip(bounds[:-1], bounds[1:]))
+
+
+def _split_at(op: str, axis: int, min_rank: int):
+    def fn(input: Any, indices_or_sections: Any) -> tuple:
+        x = F._tensor(input, op, "input")
+        if x.ndim < min_rank:
+            raise ValueError(f"For '{op}', 'input' must have rank >= {min_rank}, but got shape "
+                             f"{list(x.shape)}.")
+        return tensor_split(x, indices_or_sections, axis if x.ndim > 1 or op != "hsplit" else 0)
+    fn.__name__ = fn.__qualname__ = op
+    fn.__doc__ = f"``tensor_split`` along axis {axis}."
+    return _composite(fn)
+
+
+hsplit = _split_at("hsplit", 1, 1)
+vsplit = _split_at("vsplit", 0, 2)
+dsplit = _split_at("dsplit", 2, 3)
+
+
+@_composite
+def fliplr(input: Any) -> Tensor:
+    """``input`` with axis 1 reversed."""
+    x = F._tensor(input, "fliplr", "input")
+    if x.ndim < 2:
+        raise ValueError(f"For 'fliplr', 'input' must have rank >= 2, but got shape "
+                         f"{list(x.shape)}.")
+    return F.flip(x, (1,))
+
+
+@_composite
+def flipud(input: Any) -> Tensor:
+    """``input`` with axis 0 reversed."""
+    x = F._tensor(input, "flipud", "input")
+    if x.ndim < 1:
+        raise ValueError("For 'flipud', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    return F.flip(x, (0,))
+
+
+@_composite
+def rot90(input: Any, k: int = 1, dims: Any = (0, 1)) -> Tensor:
+    """``input`` rotated by ``k`` quarter turns in the plane of ``dims`` (from the first
+    toward the second)."""
+    x = F._tensor(input, "rot90", "input")
+    if not F._is_int(k):
+        raise TypeError(f"For 'rot90', 'k' must be an int, but got {type(k).__name__}.")
+    if not isinstance(dims, (tuple, list)) or len(dims) != 2 or x.ndim < 2:
+        raise ValueError(f"For 'rot90', 'dims' must be two axes of an input of rank >= 2, but "
+                         f"got {dims!r} for shape {list(x.shape)}.")
+    a, b = (F._axis(d, x.ndim, "rot90", "dims") for d in dims)
+    if a == b:
+        raise ValueError(f"For 'rot90', the two 'dims' must differ, but got {dims!r}.")
+    k %= 4
+    if k == 1:
+        return F.swapaxes(F.flip(x, (b,)), a, b)
+    if k == 2:
+        return F.flip(x, (a, b))
+    if k == 3:
+        return F.flip(F.swapaxes(x, a, b), (b,))
+    return x
+
+
+@_composite
+def repeat_interleave(input: Any, repeats: Any, axis: Any = None) -> Tensor:
+    """Each element (slice along ``axis``; of the flattened input for None) repeated
+    ``repeats`` times (an int, or one count per element)."""
+    x = F._tensor(input, "repeat_interleave", "input")
+    if axis is None:
+        x, axis = F.reshape(x, (-1,)), 0
+    a = F._axis(axis, x.ndim, "repeat_interleave")
+    n = x.shape[a] if x.ndim else 1
+    if F._is_int(repeats):
+        counts = np.full(n, int(repeats))
+    elif isinstance(repeats, (tuple, list, Tensor)):
+        counts = np.asarray(repeats.asnumpy() if isinstance(repeats, Tensor) else repeats)
+        if counts.dtype.kind not in "iu" or counts.shape not in ((n,), (1,)):
+            raise ValueError(f"For 'repeat_interleave', 'repeats' must be an int or {n} ints, "
+                             f"but got {repeats!r}.")
+        counts = np.broadcast_to(counts, (n,))
+    else:
+        raise TypeError(f"For 'repeat_interleave', 'repeats' must be an int or a sequence of "
+                        f"ints, but got {type(repeats).__name__}.")
+    if (counts < 0).any():
+        raise ValueError("For 'repeat_interleave', 'repeats' must not be negative.")
+    F._sizes((int(counts.sum()),), "repeat_interleave", "repeats")
+    idx = Tensor(np.repeat(np.arange(n), counts).astype(np.int64))
+    return F.gather(x, idx, a)
+
+
+__all__ = ["full_like", "tril", "triu", "diag", "narrow", "masked_select", "nonzero", "argwhere",
+           "count_nonzero", "logaddexp", "lerp", "xlogy", "isposinf", "isneginf",
+           "tensor_scatter_sub", "movedim", "moveaxis", "chunk", "unbind", "diagonal", "roll",
+           "cross", "atleast_1d", "atleast_2d", "atleast_3d", "hstack", "vstack", "row_stack",
+           "dstack", "column_stack", "tensor_split", "hsplit", "vsplit", "dsplit", "fliplr",
+           "flipud", "rot90", "repeat_interleave"]

@@ -17,7 +17,7 @@ import numpy as np
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from ..core.primitive import Primitive
-from ..prims import structural as B
+from ..prims import bitwise as BW
 from ..prims import indexing as IX
 from . import functional as F
 from .functional import _composite
@@ -148,17 +148,6 @@ def range(start: Any, end: Any, step: Any, maxlen: int = 1000000) -> Tensor:
     return Tensor(np.arange(s, e, d, dtype=np.int64 if ints else np.float32)[:n])
 
 
-def _bitwise(name: str, fn: Any):
-    prim = Primitive(name, fn, nondiff=True)
-    prim.batch = B.elementwise(prim)
-    return prim
-
-
-_AND = _bitwise("BitwiseAnd", np.bitwise_and)
-_OR = _bitwise("BitwiseOr", np.bitwise_or)
-_XOR = _bitwise("BitwiseXor", np.bitwise_xor)
-
-
 def _bitwise_front(prim: Primitive, op: str):
     def fn(input: Any, other: Any) -> Tensor:
         x = F._tensor(input, op, "input")
@@ -177,9 +166,9 @@ def _bitwise_front(prim: Primitive, op: str):
     return fn
 
 
-bitwise_and = _bitwise_front(_AND, "bitwise_and")
-bitwise_or = _bitwise_front(_OR, "bitwise_or")
-bitwise_xor = _bitwise_front(_XOR, "bitwise_xor")
+bitwise_and = _bitwise_front(BW.bitwise_and, "bitwise_and")
+bitwise_or = _bitwise_front(BW.bitwise_or, "bitwise_or")
+bitwise_xor = _bitwise_front(BW.bitwise_xor, "bitwise_xor")
 
 __all__ = ["tensor_scatter_elements", "scatter", "gather_d", "tril_indices", "triu_indices",
            "range", "bitwise_and", "bitwise_or", "bitwise_xor"]

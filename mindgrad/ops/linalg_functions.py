@@ -3,7 +3,6 @@
 composition of differentiable operators."""
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -11,6 +10,7 @@ import numpy as np
 from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _composite
+from .functional.linalg import tensor_dot  # noqa: F401  (ops.tensor_dot, built on there)
 
 
 @_composite
@@ -24,60 +24,6 @@ def mm(input: Any, mat2: Any) -> Tensor:
         raise ValueError(f"For 'mm', the columns of 'input' must match the rows of 'mat2', but "
                          f"got shapes {list(a.shape)} and {list(b.shape)}.")
     return F.matmul(a, b)
-
-
-def _axes_pair(axes: Any, a: Tensor, b: Tensor) -> tuple:
-    if F._is_int(axes):
-        if not 0 <= axes <= min(a.ndim, b.ndim):
-            raise ValueError(f"For 'tensor_dot', an int 'axes' must be in [0, "
-                             f"{min(a.ndim, b.ndim)}], but got {axes}.")
-        return tuple(range(a.ndim - axes, a.ndim)), tuple(range(axes))
-    if isinstance(axes, (tuple, list)) and len(axes) == 2:
-        xa, xb = ((ax,) if F._is_int(ax) else ax for ax in axes)
-        if isinstance(xa, (tuple, list)) and isinstance(xb, (tuple, list)) and \
-                len(xa) == len(xb):
-            return (tuple(F._axis(i, a.ndim, "tensor_dot", "axes") for i in xa),
-                    tuple(F._axis(i, b.ndim, "tensor_dot", "axes") for i in xb))
-    raise TypeError(f"For 'tensor_dot', 'axes' must be an int or a pair of equally long "
-                    f"tuples of ints, but got {axes!r}.")
-
-
-@_composite
-def tensor_dot(x1: Any, x2: Any, axes: Any) -> Tensor:
-    """The sum over the paired ``axes`` of ``x1`` and ``x2`` of their products (NumPy's
-    ``tensordot``): an int ``n`` pairs the last ``n`` axes of ``x1`` with the first ``n``
-    of ``x2``."""
-    a, b = F._tensor(x1, "tensor_dot", "x1"), F._tensor(x2, "tensor_dot", "x2")
-    xa, xb = _axes_pair(axes, a, b)
-    if len(set(xa)) != len(xa) or len(set(xb)) != len(xb):
-        raise ValueError(f"For 'tensor_dot', 'axes' must not repeat an axis, but got {axes!r}.")
-    for i, j in zip(xa, xb):
-        if a.shape[i] != b.shape[j]:
-            raise ValueError(f"For 'tensor_dot', axis {i} of 'x1' {list(a.shape)} and axis {j} "
-                             f"of 'x2' {list(b.shape)} must have the same size.")
-    free_a = [i for i in range(a.ndim) if i not in xa]
-    free_b = [j for j in range(b.ndim) if j not in xb]
-    k = math.prod(a.shape[i] for i in xa)
-    am = F.reshape(F.transpose(a, tuple(free_a) + xa), (math.prod(a.shape[i] for i in free_a), k))
-    bm = F.reshape(F.transpose(b, xb + tuple(free_b)), (k, math.prod(b.shape[j] for j in free_b)))
-    out = F.matmul(am, bm)
-    return F.reshape(out, tuple(a.shape[i] for i in free_a) + tuple(b.shape[j] for j in free_b))
-
-
-def np_dot(x: Any, y: Any) -> Tensor:
-    """NumPy's ``dot``: the last axis of ``x`` against the second to last of ``y`` (its only
-    one when 1-D); the free axes of ``x`` then those of ``y``."""
-    a, b = F._tensor(x, "dot", "input"), F._tensor(y, "dot", "other")
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError(f"For 'dot', the inputs must not be scalars, but got shapes "
-                         f"{list(a.shape)} and {list(b.shape)}.")
-    if a.ndim <= 2 and b.ndim <= 2:
-        return F.matmul(a, b)
-    kb = b.ndim - 2 if b.ndim >= 2 else 0
-    if a.shape[-1] != b.shape[kb]:
-        raise ValueError(f"For 'dot', the last axis of 'input' {list(a.shape)} must match "
-                         f"axis {kb} of 'other' {list(b.shape)}.")
-    return tensor_dot(a, b, ((a.ndim - 1,), (kb,)))
 
 
 @_composite

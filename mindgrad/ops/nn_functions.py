@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core.tensor import Tensor
+from ..prims import indexing as IX
 from . import functional as F
 from .functional import _composite
 
@@ -191,7 +192,7 @@ def _class_targets(x: Tensor, target: Any, op: str, ignore_index: int) -> tuple:
         raise ValueError(f"For '{op}', 'input' must have shape (N, C, ...) and 'target' "
                          f"(N, ...), but got {list(x.shape)} and {list(t.shape)}.")
     n_cls = x.shape[1]
-    if F.IX.is_eager(t):
+    if IX.is_eager(t):
         bad = t.asnumpy()
         bad = bad[(bad != ignore_index) & ((bad < 0) | (bad >= n_cls))]
         if bad.size:

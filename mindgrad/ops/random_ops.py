@@ -1,13 +1,13 @@
 """MindSpore's random sampling functions (``ops.rand``, ``ops.randn``, ``ops.randint``,
 ``ops.uniform``, ``ops.normal``, ``ops.multinomial``, ...).
 
-The draws are primitives marked ``effect=True`` (a compiled function draws new values on
-every call) and ``nondiff``. They come from the stream ``mindspore.set_seed`` seeds, or, for
-a call given ``seed=``, from that seed's own stream (``common.random.op_generator``): a
-program that sets its seeds repeats its numbers run after run. The numbers themselves are
-NumPy's, not those of MindSpore's Philox generator. ``uniform`` and ``normal`` scale a
-standard draw by their (Tensor) bounds, mean and deviation, so they are differentiable in
-those, as a reparametrized sample is."""
+The draws are primitives (``prims/random.py``) marked ``effect=True`` (a compiled function
+draws new values on every call) and ``nondiff``. They come from the stream
+``mindspore.set_seed`` seeds, or, for a call given ``seed=``, from that seed's own stream
+(``common.random.op_generator``): a program that sets its seeds repeats its numbers run
+after run. The numbers themselves are NumPy's, not those of MindSpore's Philox generator.
+``uniform`` and ``normal`` scale a standard draw by their (Tensor) bounds, mean and
+deviation, so they are differentiable in those, as a reparametrized sample is."""
 from __future__ import annotations
 
 import builtins
@@ -17,69 +17,12 @@ from typing import Any
 import numpy as np
 
 from ..core import dtype as mstype
-from ..common.random import op_generator
 from ..core.tensor import Tensor
-from ..core.primitive import Primitive
-from ..prims import structural as B
 from ..prims import indexing as IX
+from ..prims.random import draw, multinomial_p, permutation
 from ..prims import structural as S
 from . import functional as F
 from .functional import _composite
-
-
-def _on_device(a: np.ndarray) -> Any:
-    from ..context import array_module
-
-    xp = array_module()
-    return a if xp is np else xp.asarray(a)
-
-
-def _draw_impl(shape: tuple, kind: str, dtype: Any, seed: Any, low: int = 0,
-               high: int = 1) -> Any:
-    gen = op_generator(seed)
-    if kind == "normal":
-        a = gen.standard_normal(shape)
-    elif kind == "uniform":
-        a = gen.random(shape)
-    else:  # "int": integers in [low, high)
-        a = gen.integers(low, high, size=shape)
-    return _on_device(np.asarray(a, dtype))
-
-
-draw = Primitive("RandomDraw", _draw_impl, nondiff=True, effect=True)
-
-
-def _multinomial_impl(p: Any, num_samples: int, replacement: bool, seed: Any) -> Any:
-    """Row-wise draws of category indices with probabilities proportional to ``p``'s rows
-    (2-D), with or without replacement; Int32 as in MindSpore."""
-    gen = op_generator(seed)
-    probs = np.asarray(p.get() if hasattr(p, "get") else p, np.float64)
-    out = np.empty((probs.shape[0], num_samples), np.int32)
-    for r, row in enumerate(probs):
-        w = row / row.sum()
-        out[r] = gen.choice(row.size, size=num_samples, replace=replacement, p=w)
-    return _on_device(out)
-
-
-multinomial_p = Primitive("Multinomial", _multinomial_impl, nondiff=True, effect=True)
-
-
-def _multinomial_batch(args, dims, num_samples, replacement, seed):
-    p = B.to_front(args[0], dims[0])
-    s = S.shape_of(p)
-    flat = S.reshape(p, shape=(-1, s[-1]))
-    out = multinomial_p(flat, num_samples=num_samples, replacement=replacement, seed=seed)
-    return S.reshape(out, shape=s[:-1] + (num_samples,)), 0
-
-
-multinomial_p.batch = _multinomial_batch
-
-
-def _permutation_impl(n: int, dtype: Any, seed: Any) -> Any:
-    return _on_device(op_generator(seed).permutation(n).astype(dtype))
-
-
-permutation = Primitive("Randperm", _permutation_impl, nondiff=True, effect=True)
 
 
 # --- argument checks --------------------------------------------------------------------------

@@ -1,20 +1,25 @@
 """The Tensor methods of the operator catalogue (``x.sort()``, ``x.topk(2)``, ``x.tril()``,
 ``x.new_zeros(...)``, ...), each the function of ``mindgrad.ops`` of the same name with
-MindSpore's method arguments. They are installed on ``Tensor`` when ``mindgrad.ops`` is
-imported (the Tensor class lives below the operators)."""
+MindSpore's method arguments. ``install`` puts them on ``Tensor`` (the Tensor class lives
+below the operators): the methods the name table (``names.py``) lists, which are the
+functions themselves, and the ones written here, whose arguments differ from the
+function's. ``mindgrad.ops`` calls it once, when it is imported."""
 from __future__ import annotations
 
-from typing import Any
+from types import FunctionType
+from typing import Any, Callable
 
 import numpy as np
 
 from ..core import dtype as mstype
+from ..core import tensor as tensor_module
+from ..core.primitive import bind
 from ..core.tensor import Tensor
-from . import array_functions as AF
+from ..prims import arith as A
+from ..prims import structural as S
+from . import families, names
 from . import functional as F
 from . import linalg_functions as LF
-from . import nn_functions as NF
-from . import random_ops as RO
 from . import sorting as SO
 
 
@@ -64,47 +69,14 @@ def _mT(self):
     return F.swapaxes(self, -1, -2)
 
 
+_MT = property(_mT)
+
+# methods with arguments of their own (MindSpore's method names and defaults)
 _METHODS: dict[str, Any] = {
-    "sort": lambda self, axis=-1, descending=False: SO.sort(self, axis, descending),
-    "argsort": lambda self, axis=-1, descending=False: SO.argsort(self, axis, descending),
-    "topk": lambda self, k, dim=None, largest=True, sorted=True:
-        SO.topk(self, k, dim, largest, sorted),
-    "gather_elements": lambda self, dim, index: SO.gather_elements(self, dim, index),
-    "cummax": lambda self, axis: SO.cummax(self, axis),
-    "cummin": lambda self, axis: SO.cummin(self, axis),
-    "logcumsumexp": lambda self, axis: SO.logcumsumexp(self, axis),
     "searchsorted": _searchsorted,
-    "slogdet": lambda self: LF.slogdet(self),
-    "matrix_power": lambda self, n: LF.matrix_power(self, n),
-    "mm": lambda self, mat2: LF.mm(self, mat2),
     "bmm": lambda self, mat2: F.batch_matmul(self, mat2),
-    "inner": lambda self, other: LF.inner(self, other),
-    "addmm": lambda self, mat1, mat2, *, beta=1, alpha=1: LF.addmm(self, mat1, mat2, beta=beta,
-                                                                  alpha=alpha),
-    "kron": lambda self, other: LF.kron(self, other),
     "trace": _trace,
-    "tril": lambda self, diagonal=0: AF.tril(self, diagonal),
-    "triu": lambda self, diagonal=0: AF.triu(self, diagonal),
-    "diag": lambda self: AF.diag(self),
-    "narrow": lambda self, axis, start, length: AF.narrow(self, axis, start, length),
-    "masked_select": lambda self, mask: AF.masked_select(self, mask),
-    "nonzero": lambda self, *, as_tuple=False: AF.nonzero(self, as_tuple=as_tuple),
-    "argwhere": lambda self: AF.argwhere(self),
-    "count_nonzero": lambda self, axis=(), keep_dims=False, dtype=mstype.int32:
-        AF.count_nonzero(self, axis, keep_dims, dtype),
-    "lerp": lambda self, end, weight: AF.lerp(self, end, weight),
-    "logaddexp": lambda self, other: AF.logaddexp(self, other),
-    "xlogy": lambda self, other: AF.xlogy(self, other),
-    "isposinf": lambda self: AF.isposinf(self),
-    "isneginf": lambda self: AF.isneginf(self),
-    "movedim": lambda self, source, destination: AF.movedim(self, source, destination),
-    "moveaxis": lambda self, source, destination: AF.movedim(self, source, destination),
     "swapdims": lambda self, dim0, dim1: F.swapaxes(self, dim0, dim1),
-    "chunk": lambda self, chunks, axis=0: AF.chunk(self, chunks, axis),
-    "unbind": lambda self, dim=0: AF.unbind(self, dim),
-    "hardshrink": lambda self, lambd=0.5: NF.hardshrink(self, lambd),
-    "multinomial": lambda self, num_samples, replacement=True, seed=None:
-        RO.multinomial(self, num_samples, replacement, seed),
     "new_zeros": _new(0),
     "new_ones": _new(1),
     "new_full": _new_full,
@@ -120,29 +92,6 @@ _METHODS: dict[str, Any] = {
     "nelement": lambda self: self.size,
     "ndimension": lambda self: self.ndim,
 }
-
-
-# methods that are the function of the same name with the tensor as its first argument
-_FORWARDED = ("absolute", "addcdiv", "addcmul", "addmv", "addr", "adjoint", "amax", "amin",
-              "arctan2", "bitwise_and", "bitwise_or", "bitwise_xor", "cholesky", "copysign",
-              "deg2rad", "diff", "divide", "dot", "dsplit", "fliplr", "flipud", "float_power",
-              "fmax", "fmin", "fmod", "frac", "ger", "heaviside", "hsplit", "hypot", "isfinite",
-              "isinf", "isnan", "logaddexp2", "logdet", "logit", "matrix_determinant", "msort",
-              "multiply", "nan_to_num", "nanmean", "nansum", "negative", "positive", "rad2deg",
-              "repeat_interleave", "rot90", "scatter", "sgn", "signbit", "sinc", "split",
-              "subtract", "svd", "tensor_split", "true_divide", "trunc", "vsplit", "is_complex",
-              "diagonal", "roll", "cross")
-
-
-def _forward(name: str) -> Any:
-    from importlib import import_module
-
-    fn = getattr(import_module(__package__), name)
-
-    def method(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    method.__doc__ = f"``ops.{name}(self, ...)``."
-    return method
 
 
 def _shape_of_other(op: str):
@@ -166,24 +115,154 @@ _METHODS.update({
 })
 
 
-def install() -> list:
-    """Add the methods Tensor does not have yet; return their names."""
+class _Methods:
+    """The methods written out here (their arguments are not the function's), put on
+    Tensor by ``install`` under the same names."""
+
+    def float(self): return F.cast(self, mstype.float32)
+    def int(self): return F.cast(self, mstype.int32)
+    def sum(self, axis=None, keepdims=False, dtype=None):
+        out = F.reduce_sum(self, axis, keepdims)
+        return out if dtype is None else F.cast(out, dtype)
+    def max(self, axis=None, keepdims=False): return F.reduce_max(self, axis, keepdims)
+    def min(self, axis=None, keepdims=False): return F.reduce_min(self, axis, keepdims)
+    def argmax(self, axis=None, keepdims=False): return F.argmax(self, axis, keepdims)
+    def reshape(self, *shape):
+        return F.reshape(self, shape[0] if len(shape) == 1 and not isinstance(shape[0], int)
+                         else shape)
+    def view(self, *shape):
+        """The same elements in a new shape; or, given a dtype, the same bytes read as that
+        dtype (the last axis rescaled by the ratio of the item sizes; no gradient)."""
+        if len(shape) == 1 and isinstance(shape[0], mstype.DType):
+            to = mstype.to_numpy(shape[0], "view")
+            a = self._data
+            if a.ndim == 0 and to.itemsize != a.dtype.itemsize or a.ndim and \
+                    (a.shape[-1] * a.dtype.itemsize) % to.itemsize:
+                raise ValueError(f"For 'view', a tensor of shape {list(self.shape)} and dtype "
+                                 f"{self.dtype} can not be read as {shape[0]}.")
+            xp_a = a if a.flags.c_contiguous else a.copy()
+            return Tensor._wrap(xp_a.view(to))
+        return self.reshape(*shape)
+    def flatten(self, start_dim=0, end_dim=-1, *, order=None):
+        """Join axes ``start_dim`` to ``end_dim`` (all of them by default). MindSpore's other
+        form ``flatten(order='C', *, start_dim=0, end_dim=-1)`` works too; 'F' order joins
+        the axes of the transposed tensor."""
+        if isinstance(start_dim, str):
+            order, start_dim = start_dim, 0
+        if order not in (None, "C", "F"):
+            raise ValueError(f"For 'flatten', 'order' must be 'C' or 'F', but got {order!r}.")
+        return F.flatten(F.transpose(self) if order == "F" else self, start_dim, end_dim)
+    def ravel(self): return F.reshape(self, (-1,))
+    def transpose(self, *axes):
+        if len(axes) == 1 and not isinstance(axes[0], int):
+            axes = axes[0]
+        return F.transpose(self, tuple(axes) if axes else None)
+    def permute(self, *axes): return self.transpose(*axes)
+    @property
+    def T(self): return F.transpose(self, None)
+    def swapaxes(self, a, b): return F.swapaxes(self, a, b)
+    def unsqueeze(self, dim=None, *, axis=None):
+        return F.expand_dims(self, axis if dim is None else dim)
+    def expand_as(self, other): return F.broadcast_to(self, other.shape)
+    def pow(self, e): return F.pow(self, e)
+    def matmul(self, o): return F.matmul(self, o)
+    def clip(self, lo=None, hi=None): return F.clamp(self, lo, hi)
+    def norm(self, ord=None, dim=None, keepdim=False, *, dtype=None):
+        return F.norm(self, ord, dim, keepdim, dtype=dtype)
+    def cumsum(self, axis=None, dtype=None):  # axis None: over the flattened tensor
+        return F.cumsum(self, axis, dtype) if axis is not None else \
+            F.cumsum(F.reshape(self, (-1,)), 0, dtype)
+    def tile(self, *reps):
+        """``tile(2)``, ``tile(2, 2)`` and ``tile((2, 2))`` alike."""
+        if len(reps) == 1 and not isinstance(reps[0], int):
+            reps = reps[0]
+        return F.tile(self, reps)
+    def copy(self):
+        """A copy with its own array; differentiable (the identity's gradient)."""
+        out = S.reshape(self, shape=self.shape)
+        if type(out) is Tensor:  # eager: an array of its own (a reshape may be a view)
+            out._data = out._data.copy()
+        return out
+    def fill(self, value): return F.fill(self.dtype, self.shape, value)
+    def zeros_like(self): return F.zeros_like(self)
+    def ones_like(self): return F.ones_like(self)
+    def add(self, other): return F.add(self, other)
+    def mul(self, value): return F.mul(self, value)
+    def div(self, value): return F.div(self, value)
+    def remainder(self, divisor): return F.remainder(self, divisor)
+    def floor_divide(self, value): return F.floor_div(self, value)
+    def maximum(self, other): return F.maximum(self, other)
+    def minimum(self, other): return F.minimum(self, other)
+    def atan2(self, other): return F.atan2(self, other)
+    def equal(self, other): return F.equal(self, other)
+    def not_equal(self, other): return F.not_equal(self, other)
+    def greater(self, other): return F.greater(self, other)
+    def greater_equal(self, other): return F.greater_equal(self, other)
+    def less(self, other): return F.less(self, other)
+    def less_equal(self, other): return F.less_equal(self, other)
+    eq, ne, gt, ge, lt, le = equal, not_equal, greater, greater_equal, less, less_equal
+    def logical_and(self, other): return F.logical_and(self, other)
+    def logical_or(self, other): return F.logical_or(self, other)
+    def logical_xor(self, other): return F.logical_xor(self, other)
+    def isclose(self, x2, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return F.isclose(self, x2, rtol, atol, equal_nan)
+    def logsumexp(self, dim=None, keepdim=False, *, axis=None, keepdims=None):
+        return F.logsumexp(self, dim, keepdim if keepdims is None else keepdims, axis=axis)
+    def softmax(self, axis, dtype=None): return F.softmax(self, axis, dtype=dtype)
+    def gather(self, input_indices, axis): return F.gather(self, input_indices, axis)
+    def outer(self, vec2): return F.outer(self, vec2)
+
+
+def _direct(fn: Callable) -> Callable:
+    """``fn`` itself as a method when it is a plain Python function (``x.m(...)`` is then
+    ``fn(x, ...)`` with no call in between), else a method calling it."""
+    if isinstance(fn, FunctionType):
+        return fn
+
+    def method(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    method.__name__ = method.__qualname__ = getattr(fn, "__name__", "method")
+    return method
+
+
+def _set(cls: type, name: str, method: Any) -> None:
+    owner = next((k for k in cls.__mro__ if name in vars(k)), None)
+    if owner is not None and vars(owner)[name] is not method:
+        raise TypeError(f"Tensor method {name!r} is both defined by {owner.__name__} and "
+                        f"installed by mindgrad.ops: one of the two must go.")
+    setattr(cls, name, method)
+
+
+def install(cls: type = Tensor) -> list:
+    """Put the methods of the operator catalogue on ``cls`` (the Tensor class): those the
+    name table (``names.py``) lists, each its function itself, and the ones written here.
+    Called once, by ``mindgrad.ops`` when it is imported; a row added to the table later
+    gets its methods then. Returns the names installed.
+
+    It also gives the Tensor module the front end its operators (``x + y``, ``x[i]``, ...)
+    and ``Tensor(traced)`` call: ``ops.functional`` (``F``), with the primitive ``add``,
+    ``sub``, ... (``_P``) and ``bind`` that the fast paths of ``+ - * /`` use."""
+    tensor_module.F, tensor_module._P, tensor_module._bind = F, A, bind
     added = []
+
+    def define(row: names.Row) -> None:
+        for name in row.method:
+            _set(cls, name, _direct(families.function(row.name)))
+            added.append(name)
+
+    names.each_row(define)
     for name, fn in _METHODS.items():
-        if not hasattr(Tensor, name):
-            fn.__name__ = fn.__qualname__ = name
-            setattr(Tensor, name, fn)
-            added.append(name)
-    for name in _FORWARDED:
-        if not hasattr(Tensor, name):
-            fn = _forward(name)
-            fn.__name__ = fn.__qualname__ = name
-            setattr(Tensor, name, fn)
-            added.append(name)
-    if not hasattr(Tensor, "mT"):
-        Tensor.mT = property(_mT)
-        added.append("mT")
+        fn.__name__ = fn.__qualname__ = name
+        _set(cls, name, fn)
+        added.append(name)
+    for name, fn in vars(_Methods).items():
+        if name.startswith("__"):
+            continue
+        if isinstance(fn, FunctionType) and fn.__qualname__.startswith("_Methods."):
+            # Python's own argument errors name it as before (``Tensor.sum() got ...``)
+            fn.__qualname__ = f"Tensor.{fn.__name__}"
+        _set(cls, name, fn)
+        added.append(name)
+    _set(cls, "mT", _MT)
+    added.append("mT")
     return added
-
-
-INSTALLED = install()

@@ -3,3 +3,4 @@ implementation and every rule of it. ``structural`` (what the transformations em
 the bottom; each module imports only the ones listed before it."""
 from . import structural, compare, unary, arith, reduce, getitem, linalg  # noqa: F401
 from . import indexing, products, reduce_fused, linalg_ext, conv, control  # noqa: F401
+from . import sorting, random, bitwise, loss, optim  # noqa: F401

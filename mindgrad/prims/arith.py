@@ -270,12 +270,13 @@ elu = U.unary("Elu", U.elu_impl, _elu_deriv)
 
 def pow_rule(primals, series):
     """x ** y. A small non-negative integer exponent multiplies out (exact, also at x = 0);
-    another constant exponent uses x z' = c z x'; a varying exponent goes through
-    exp(y log x)."""
+    another constant exponent (a number or a Tensor) uses x z' = c z x'; a varying one goes
+    through exp(y log x)."""
     x, y = primals
-    if series[1] is None and isinstance(y, (int, float)) and not isinstance(y, bool):
+    if series[1] is None and not isinstance(y, bool):
+        # a constant exponent: exp(y log x) would be NaN wherever x < 0
         xs = series[0]
-        if float(y).is_integer() and 0 <= y <= 8:
+        if isinstance(y, (int, float)) and float(y).is_integer() and 0 <= y <= 8:
             out, coeffs = S.ones_like(x), [None] * len(xs)
             mul_rule = bilinear(mul)
             for _ in range(int(y)):

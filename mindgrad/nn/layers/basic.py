@@ -10,8 +10,8 @@ from ...common.parameter import Parameter
 from ...core.tensor import Tensor
 from ...ops import functional as F
 from ...prims import structural as S
+from ...prims.random import dropout_mask
 from ..cell import Cell
-from ._random_ops import dropout_mask
 from .activation import get_activation
 
 

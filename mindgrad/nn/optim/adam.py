@@ -4,7 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ops import functional as F
-from ._update_ops import apply_gradient_descent
+from ...prims.optim import apply_gradient_descent
 from .optimizer import Optimizer
 
 

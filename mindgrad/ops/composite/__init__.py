@@ -14,6 +14,7 @@ from ...common.parameter import Parameter, ParameterTuple
 from ...core.tensor import Tensor
 from ...core.tree import flatten, unflatten
 from .. import functional as F
+from ..differential import NotScalarError, hessian_by_hvp
 from ..multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401  (MindSpore's C)
 
 
@@ -498,8 +499,6 @@ def hessian(fn: Callable, grad_position: Any = 0) -> Callable:
                 and -len(args) <= grad_position < len(args) \
                 and isinstance(args[grad_position], Tensor) \
                 and args[grad_position].is_floating_point():
-            from ..differential import NotScalarError, hessian_by_hvp
-
             try:
                 return hessian_by_hvp(fn, args, grad_position % len(args))
             except NotScalarError:

@@ -1,10 +1,14 @@
 """MindSpore's operator classes (``ops.MatMul()``, ``ops.Sin()``, ...): configured once,
-then called like functions. Each forwards to the functional operator of the same meaning."""
+then called like functions. Each forwards to the functional operator of the same meaning:
+the classes that do nothing else are made from the rows of the name table (``names.py``),
+the others are written here."""
 from __future__ import annotations
 
+import inspect
 from typing import Any, Callable
 
 from ...core import dtype as mstype
+from .. import families, names
 from .. import functional as F
 from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
 from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
@@ -12,93 +16,52 @@ from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noq
 PrimitiveOp = Primitive
 
 
-def _op(name: str, fn: Callable) -> type:
-    """An operator class without attributes: ``Name()(*inputs)`` is ``fn(*inputs)``."""
+def _op(name: str, fn: Callable, attrs: tuple = ()) -> type:
+    """An operator class: ``Name(*attrs)(*inputs)`` is ``fn(*inputs, **attrs)``, where
+    ``attrs`` are the constructor's ``(name, default)`` pairs, kept on the instance."""
+    doc = f"Operator class for ``{fn.__name__}``."
+    if not attrs:
+        def __call__(self, *args: Any) -> Any:
+            return fn(*args)
+
+        # argument errors then name the class (``Sin.__call__() got an unexpected keyword ...``)
+        __call__.__qualname__ = f"{name}.__call__"
+        return type(name, (PrimitiveOp,), {"__call__": __call__, "__doc__": doc})
+    keys = tuple(k for k, _ in attrs)
+    sig = inspect.Signature([inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD)]
+                            + [inspect.Parameter(k, inspect.Parameter.POSITIONAL_OR_KEYWORD,
+                                                 default=v) for k, v in attrs])
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        try:
+            bound = sig.bind(self, *args, **kwargs)
+        except TypeError as e:
+            raise TypeError(f"For '{name}', {e}.") from None
+        PrimitiveOp.__init__(self)
+        bound.apply_defaults()
+        for k in keys:
+            setattr(self, k, bound.arguments[k])
 
     def __call__(self, *args: Any) -> Any:
-        return fn(*args)
+        return fn(*args, **{k: getattr(self, k) for k in keys})
 
-    # argument errors then name the class (``Sin.__call__() got an unexpected keyword ...``)
+    __init__.__signature__ = sig
+    __init__.__qualname__ = f"{name}.__init__"
     __call__.__qualname__ = f"{name}.__call__"
-    return type(name, (PrimitiveOp,), {"__call__": __call__,
-                                       "__doc__": f"Operator class for ``{fn.__name__}``."})
+    return type(name, (PrimitiveOp,), {"__init__": __init__, "__call__": __call__,
+                                       "__doc__": doc})
 
 
-Add = _op("Add", F.add)
-Sub = _op("Sub", F.sub)
-Mul = _op("Mul", F.mul)
-Div = _op("Div", F.div)
-RealDiv = _op("RealDiv", F.div)
-DivNoNan = _op("DivNoNan", F.div_no_nan)
-FloorDiv = _op("FloorDiv", F.floor_div)
-FloorMod = _op("FloorMod", F.floor_mod)
-Mod = _op("Mod", F.fmod)
-Neg = _op("Neg", F.neg)
-Square = _op("Square", F.square)
-Pow = _op("Pow", F.pow)
-Sqrt = _op("Sqrt", F.sqrt)
-Rsqrt = _op("Rsqrt", F.rsqrt)
-Reciprocal = _op("Reciprocal", F.reciprocal)
-Exp = _op("Exp", F.exp)
-Expm1 = _op("Expm1", F.expm1)
-Log = _op("Log", F.log)
-Log1p = _op("Log1p", F.log1p)
-Sin = _op("Sin", F.sin)
-Cos = _op("Cos", F.cos)
-Tan = _op("Tan", F.tan)
-Asin = _op("Asin", F.asin)
-ACos = _op("ACos", F.acos)
-Atan = _op("Atan", F.atan)
-Atan2 = _op("Atan2", F.atan2)
-Sinh = _op("Sinh", F.sinh)
-Cosh = _op("Cosh", F.cosh)
-Tanh = _op("Tanh", F.tanh)
-Asinh = _op("Asinh", F.asinh)
-Acosh = _op("Acosh", F.acosh)
-Atanh = _op("Atanh", F.atanh)
-Abs = _op("Abs", F.abs)
-Sign = _op("Sign", F.sign)
-Floor = _op("Floor", F.floor)
-Ceil = _op("Ceil", F.ceil)
-Round = _op("Round", F.round)
-Erf = _op("Erf", F.erf)
-Erfc = _op("Erfc", F.erfc)
-Sigmoid = _op("Sigmoid", F.sigmoid)
-ReLU = _op("ReLU", F.relu)
-ReLU6 = _op("ReLU6", F.relu6)
-Softplus = _op("Softplus", F.softplus)
-SiLU = _op("SiLU", F.silu)
-Mish = _op("Mish", F.mish)
-HSwish = _op("HSwish", F.hardswish)
-Maximum = _op("Maximum", F.maximum)
-Minimum = _op("Minimum", F.minimum)
-Select = _op("Select", F.select)
-Equal = _op("Equal", F.equal)
-NotEqual = _op("NotEqual", F.not_equal)
-Less = _op("Less", F.less)
-LessEqual = _op("LessEqual", F.less_equal)
-Greater = _op("Greater", F.greater)
-GreaterEqual = _op("GreaterEqual", F.greater_equal)
-LogicalAnd = _op("LogicalAnd", F.logical_and)
-LogicalOr = _op("LogicalOr", F.logical_or)
-LogicalNot = _op("LogicalNot", F.logical_not)
-LogicalXor = _op("LogicalXor", F.logical_xor)
-IsNan = _op("IsNan", F.isnan)
-IsInf = _op("IsInf", F.isinf)
-IsFinite = _op("IsFinite", F.isfinite)
-ZerosLike = _op("ZerosLike", F.zeros_like)
-OnesLike = _op("OnesLike", F.ones_like)
-Reshape = _op("Reshape", F.reshape)
-Transpose = _op("Transpose", F.transpose)
-ExpandDims = _op("ExpandDims", F.expand_dims)
-Cast = _op("Cast", F.cast)
-Fill = _op("Fill", F.fill)
-StopGradient = _op("StopGradient", F.stop_gradient)
-Shape = _op("Shape", F.shape)
-Rank = _op("Rank", F.rank)
-Size = _op("Size", F.size)
-Tile = _op("Tile", F.tile)
-Gather = _op("Gather", F.gather)
+def _define(row: names.Row) -> None:
+    # the operator classes of a row of the name table
+    for cls_name in row.op:
+        globals()[cls_name] = _op(cls_name, families.function(row.name), row.attrs)
+        if "__all__" in globals() and cls_name not in __all__:
+            __all__.append(cls_name)
+
+
+# Add, Sub, ..., Sin, ..., Reshape, Gather, ...: the operator classes of the name table
+names.each_row(_define)
 
 
 class MatMul(PrimitiveOp):
@@ -314,24 +277,7 @@ class Elu(PrimitiveOp):
         return F.elu(x, self.alpha)
 
 
-class LeakyReLU(PrimitiveOp):
-    def __init__(self, alpha: float = 0.2) -> None:
-        super().__init__()
-        self.alpha = alpha
-
-    def __call__(self, x: Any) -> Any:
-        return F.leaky_relu(x, self.alpha)
-
-
 # --- products, indexing, linear algebra, convolution and pooling -------------------------------
-MatrixDeterminant = _op("MatrixDeterminant", F.det)
-GatherNd = _op("GatherNd", F.gather_nd)
-TensorScatterAdd = _op("TensorScatterAdd", F.tensor_scatter_add)
-ScatterNd = _op("ScatterNd", F.scatter_nd)
-TensorScatterUpdate = _op("TensorScatterUpdate", F.tensor_scatter_update)
-MaskedFill = _op("MaskedFill", F.masked_fill)
-
-
 class CumProd(PrimitiveOp):
     """``CumProd(exclusive=False, reverse=False)(x, axis)``: running products."""
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.primitive import Primitive
-from ...prims._util import xp_of
+from ..core.primitive import Primitive
+from ._util import xp_of
 
 
 def _descend_impl(p: Any, lr: Any, step: Any) -> Any:
