@@ -2,11 +2,13 @@
 R^8 -> R, widths 8-128-128-128-1, tanh, at 256 points) by every route, and the
 Hessian-vector product of a 784-512-512-10 MLP loss; mindgrad PYNATIVE and GRAPH against a
 hand-written NumPy forward Laplacian and, when a Python with jax is given, jax.jit (run in
-that interpreter as a subprocess). Every result is checked against the reference before
-timing; times are medians of round-robin rounds. BLAS and XLA run on one thread for every
+that interpreter as a subprocess whose rounds interleave with ours). Every result is checked
+against the reference before timing; times are medians of round-robin rounds, ratios medians
+of the ratios within each round. BLAS and XLA run on one thread for every
 contender (stable numbers on a shared machine); ``--threads`` leaves the defaults.
 
     python bench/bench_science.py [--repeats N] [--jax-python /work/jaxref/bin/python]
+                                  [--clock wall|cpu]
 """
 from __future__ import annotations
 
@@ -20,15 +22,14 @@ if "--threads" not in sys.argv:
                                "intra_op_parallelism_threads=1")
 
 import argparse  # noqa: E402
-import json  # noqa: E402
-import subprocess  # noqa: E402
+import statistics  # noqa: E402
 import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import compare_times  # noqa: E402
+from common import Peer, median_ratio, round_times  # noqa: E402
 from science_problems import hvp_arrays, numpy_forward_laplacian, pinn_arrays  # noqa: E402
 
 import mindgrad as ms  # noqa: E402
@@ -104,18 +105,14 @@ def hvp_routes(a: dict) -> tuple[dict, tuple]:
     return routes, params + vecs
 
 
-def run_jax(python: str, pinn: dict, hv: dict, repeats: int) -> dict | None:
-    with tempfile.TemporaryDirectory() as tmp:
-        src, dst = Path(tmp) / "arrays.npz", Path(tmp) / "out.json"
-        np.savez(src, **{f"p{k}": v for k, v in pinn.items()},
-                 **{f"h{k}": v for k, v in hv.items()})
-        script = Path(__file__).resolve().parent / "jax_science.py"
-        done = subprocess.run([python, str(script), str(src), str(dst), str(repeats)],
-                              capture_output=True, text=True)
-        if done.returncode != 0:
-            print(f"jax run failed:\n{done.stderr[-2000:]}")
-            return None
-        return json.loads(dst.read_text())
+def start_jax(python: str, pinn: dict, hv: dict, tmp: str) -> Peer:
+    """jax in its own interpreter, serving rounds of its routes (``jax_science.py``)."""
+    src = Path(tmp) / "arrays.npz"
+    np.savez(src, **{f"p{k}": v for k, v in pinn.items()}, **{f"h{k}": v for k, v in hv.items()})
+    return Peer([python, str(Path(__file__).resolve().parent / "jax_science.py"), str(src)])
+
+
+JAX_LAPLACIANS = ("jet", "hessian", "grad of grad", "forward Laplacian")
 
 
 def main() -> None:
@@ -123,6 +120,9 @@ def main() -> None:
     ap.add_argument("--repeats", type=int, default=11)
     ap.add_argument("--jax-python", default=None)
     ap.add_argument("--threads", action="store_true")
+    ap.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                    help="time per call: wall clock, or the process's CPU time (steadier "
+                         "when other work shares the machine)")
     args = ap.parse_args()
     pa, ha = pinn_arrays(), hvp_arrays()
     ref = numpy_forward_laplacian(pa)
@@ -147,40 +147,58 @@ def main() -> None:
                 np.testing.assert_allclose(g, r, rtol=1e-3, atol=1e-4 * np.abs(r).max(),
                                            err_msg=f"{name} {mode}")
             fns[(name, mode)] = (lambda f: lambda: f(*hargs))(f)
-    times = compare_times(fns, args.repeats)
-    jx = run_jax(args.jax_python, pa, ha, args.repeats) if args.jax_python else None
-    if jx is not None:
-        for k in ("jet", "hessian", "grad of grad", "forward Laplacian"):
-            np.testing.assert_allclose(np.asarray(jx["results"][k]), ref, rtol=2e-3,
-                                       atol=2e-3 * np.abs(ref).max(), err_msg=f"jax {k}")
-        for g, r in zip(jx["results"]["hvp"], href):
-            np.testing.assert_allclose(np.asarray(g), r.ravel()[:64], rtol=1e-3,
-                                       atol=1e-4 * np.abs(r).max(), err_msg="jax hvp")
-    jt = jx["times"] if jx else {}
+    with tempfile.TemporaryDirectory() as tmp:
+        peer = start_jax(args.jax_python, pa, ha, tmp) if args.jax_python else None
+        if peer is not None:
+            jr = peer.results["results"]
+            for k in JAX_LAPLACIANS:
+                np.testing.assert_allclose(np.asarray(jr[k]), ref, rtol=2e-3,
+                                           atol=2e-3 * np.abs(ref).max(), err_msg=f"jax {k}")
+            for g, r in zip(jr["hvp"], href):
+                np.testing.assert_allclose(np.asarray(g), r.ravel()[:64], rtol=1e-3,
+                                           atol=1e-4 * np.abs(r).max(), err_msg="jax hvp")
+        samples = round_times(fns, args.repeats, peer=peer, clock=args.clock)
+        if peer is not None:
+            peer.close()
+    med = {k: statistics.median(v) for k, v in samples.items()}
+    if peer is not None:  # the best jax Laplacian route of each round
+        samples[("peer", "best")] = [min(t) for t in zip(*(samples[("peer", k)]
+                                                             for k in JAX_LAPLACIANS))]
     ms_ = lambda t: f"{t * 1e3:8.2f} ms" if t is not None else "       -   "  # noqa: E731
-    best_jax_lap = min((jt[k] for k in ("jet", "hessian", "grad of grad",
-                                        "forward Laplacian") if k in jt), default=None)
+
+    def vs_jax(key: object, route: str) -> str:
+        if peer is None or ("peer", route) not in samples:
+            return ""
+        return f"{median_ratio(samples, key, ('peer', route)):7.2f}x"
+
     print(f"Per-point Laplacian of the PINN MLP {pa['x'].shape[1]}-128-128-128-1 (tanh) at "
-          f"{pa['x'].shape[0]} points, float32, median of {args.repeats} rounds"
-          + (f"; jax {jx['version']}" if jx else ""))
+          f"{pa['x'].shape[0]} points, float32, {args.clock} time, medians of {args.repeats} "
+          f"interleaved rounds"
+          + (f"; jax {peer.results['version']}" if peer else ""))
+    print("  (ratios: medians of the ratios within each round)")
     print(f"  {'route':24s} {'PYNATIVE':>11s} {'GRAPH':>11s} {'GRAPH/PYN':>9s} "
-          f"{'jax.jit':>11s}")
-    peer = {"vmap of jet": "jet", "hessian over vmap": "hessian", "grad of grad": "grad of grad"}
+          f"{'jax.jit':>11s} {'GRAPH/jax':>9s}")
+    peer_route = {"vmap of jet": "jet", "hessian over vmap": "hessian",
+                  "grad of grad": "grad of grad", "ops.laplacian": "best"}
     for name in rows:
-        p, g = times[(name, "PYNATIVE")], times[(name, "GRAPH")]
-        print(f"  {name:24s} {ms_(p)} {ms_(g)} {g / p:8.2f}x {ms_(jt.get(peer.get(name)))}")
-    t_np = times["NumPy forward Laplacian"]
-    print(f"  {'forward Laplacian by hand':24s} {ms_(t_np)} {'(NumPy)':>11s} {'':9s} "
-          f"{ms_(jt.get('forward Laplacian'))}")
-    if best_jax_lap is not None and "ops.laplacian" in rows:
-        print(f"  ops.laplacian GRAPH / best jax.jit route: "
-              f"{times[('ops.laplacian', 'GRAPH')] / best_jax_lap:.2f}x; "
-              f"/ NumPy by hand: {times[('ops.laplacian', 'GRAPH')] / t_np:.2f}x")
+        p, g = med[(name, "PYNATIVE")], med[(name, "GRAPH")]
+        r = peer_route.get(name)
+        print(f"  {name:24s} {ms_(p)} {ms_(g)} "
+              f"{median_ratio(samples, (name, 'GRAPH'), (name, 'PYNATIVE')):8.2f}x "
+              f"{ms_(med.get(('peer', r)))} {vs_jax((name, 'GRAPH'), r)}")
+    print(f"  {'forward Laplacian by hand':24s} {ms_(med['NumPy forward Laplacian'])} "
+          f"{'(NumPy)':>11s} {'':9s} {ms_(med.get(('peer', 'forward Laplacian')))}")
+    if "ops.laplacian" in rows:
+        print(f"  ops.laplacian GRAPH / best jax.jit route of the round: "
+              f"{vs_jax(('ops.laplacian', 'GRAPH'), 'best').strip() or '-'}; / NumPy by "
+              f"hand: {median_ratio(samples, ('ops.laplacian', 'GRAPH'), 'NumPy forward Laplacian'):.2f}x")
     print(f"HVP of the {'-'.join(str(w) for w in (784, 512, 512, 10))} MLP loss "
           f"(batch {ha['x'].shape[0]}, all weights)")
     for name in hroutes:
-        p, g = times[(name, "PYNATIVE")], times[(name, "GRAPH")]
-        print(f"  {name:24s} {ms_(p)} {ms_(g)} {g / p:8.2f}x {ms_(jt.get('hvp'))}")
+        p, g = med[(name, "PYNATIVE")], med[(name, "GRAPH")]
+        print(f"  {name:24s} {ms_(p)} {ms_(g)} "
+              f"{median_ratio(samples, (name, 'GRAPH'), (name, 'PYNATIVE')):8.2f}x "
+              f"{ms_(med.get(('peer', 'hvp')))} {vs_jax((name, 'GRAPH'), 'hvp')}")
 
 
 if __name__ == "__main__":

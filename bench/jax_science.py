@@ -1,19 +1,19 @@
 """jax.jit on the problems of ``bench_science.py``; run by it as a subprocess with the
 interpreter of a separate virtualenv that has jax (``--jax-python``). Reads the arrays from an
-``.npz`` file, times every route round-robin (medians) and writes times and results as JSON.
+``.npz`` file, sends its results, then times one round of every route each time the
+benchmark asks (``common.serve``), so that its rounds interleave with mindgrad's.
 
-    python bench/jax_science.py ARRAYS.npz OUT.json REPEATS
+    python bench/jax_science.py ARRAYS.npz
 """
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import compare_times  # noqa: E402
+from common import serve  # noqa: E402
 
 import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
@@ -21,7 +21,7 @@ from jax.experimental import jet as jjet  # noqa: E402
 
 
 def main() -> None:
-    src, dst, repeats = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    src = sys.argv[1]
     a = dict(np.load(src))
     layers = sum(1 for k in a if k.startswith("pw"))
     pw = [jnp.asarray(a[f"pw{i}"]) for i in range(layers)]
@@ -93,9 +93,7 @@ def main() -> None:
                       for t in jax.tree_util.tree_leaves(hvp(params, vecs))]
     fns = {k: (lambda f: lambda: f(x).block_until_ready())(f) for k, f in routes.items()}
     fns["hvp"] = lambda: jax.tree_util.tree_leaves(hvp(params, vecs))[-1].block_until_ready()
-    times = compare_times(fns, repeats)
-    Path(dst).write_text(json.dumps({"times": times, "results": results,
-                                     "version": jax.__version__}))
+    serve(fns, {"results": results, "version": jax.__version__})
 
 
 if __name__ == "__main__":
