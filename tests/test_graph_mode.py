@@ -318,7 +318,7 @@ def test_cse_dce_and_constant_folding() -> None:
     assert impls.count(np.sin) == 1, src  # sin(x) computed once
     assert np.exp not in impls and np.cos not in impls, src  # exp dead, cos folded
     assert sum("*" in line for line in body) == 1, src  # one multiply: sin(x) * y
-    assert not any("1.0" in line or "0.0" in line for line in body), src
+    assert not any("1.0" in line or "0.0" in line or "_s" in line for line in body), src
     assert len(body) == 6, src  # sin, mul, add, add constant, add x, return
 
 
@@ -433,3 +433,44 @@ def test_commuted_products_and_sums_are_one_subexpression() -> None:
     g = ms.jit(ops.grad(lambda z: ops.grad(lambda w: ops.tanh(w).sum())(z).sum()))
     np.testing.assert_allclose(g(x).asnumpy(), -2 * np.tanh(xs) * (1 - np.tanh(xs) ** 2),
                                rtol=1e-12)
+
+
+def test_full_constant_neutral_operands_are_folded() -> None:
+    """x * ones and x + zeros with constant arrays of any size (not only broadcast scalars)
+    are x; a constant that only starts with the neutral value is kept."""
+    ones, zeros = t(np.ones(300)), t(np.zeros(300))
+    almost = np.ones(300)
+    almost[-1] = 2.0
+    f = ms.jit(lambda x: (x * ones + zeros) * t(almost))
+    x = t(np.linspace(-1.0, 1.0, 300))
+    for _ in range(2):
+        np.testing.assert_array_equal(f(x).asnumpy(), x.asnumpy() * almost)
+    (src,) = f.graphs
+    body = _body(src)
+    assert len(body) == 2 and "*" in body[0] and "+" not in body[0], src
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_python_numbers_run_as_typed_scalars(dtype) -> None:
+    """Python numbers in arithmetic become 0-d arrays of the result's dtype in the
+    generated code (NumPy's conversion, done once), with results equal to eager mode's;
+    a number the dtype cannot hold (exactly, for an int) stays a Python number."""
+    def fn(x):
+        return (2.5 * x + 1) / 3.0 - 0.1 + x * 1e6 + x * 2049 - 24 * x
+
+    x = t(np.linspace(-3.0, 3.0, 41), dtype)
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    eager = fn(x).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    f = ms.jit(fn)
+    for _ in range(2):
+        got = f(x).asnumpy()
+        assert got.dtype == eager.dtype
+        np.testing.assert_array_equal(got, eager)
+    (src,) = f.graphs
+    ns = _fn_of(f).__globals__
+    typed = {k: v for k, v in ns.items() if k.startswith("_s")}
+    assert typed and all(v.shape == () and v.dtype == dtype for v in typed.values()), typed
+    values = sorted(float(v) for v in typed.values())
+    held = [2.5, 1.0, 3.0, 0.1, 24.0] + ([1e6, 2049.0] if dtype != np.float16 else [])
+    assert values == sorted(float(dtype(v)) for v in held), (values, src)

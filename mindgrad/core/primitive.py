@@ -51,7 +51,7 @@ class Primitive:
         self.effect = effect  # random or stateful: never folded, merged or removed
         # What graph passes may assume of it (``graph/passes.py`` reads them; see
         # docs/ARCHITECTURE.md): "shape_only", "identity", "neutral", "commutative",
-        # "graph_identity", "value_shape", "guard".
+        # "graph_identity", "value_shape", "guard", "weak_scalar".
         self.hints = hints or {}
         self.vjp: tuple | None = None
         self.vjp_all: Callable | None = None

@@ -5,6 +5,8 @@ import functools
 import math
 from typing import Any, Callable
 
+import numpy as np
+
 from .trace import GraphTrace, Lit
 
 
@@ -26,6 +28,39 @@ def _literal(value: Any, ns: dict) -> str:
     name = f"_l{len(ns)}"
     ns[name] = value
     return name
+
+
+def _typed_scalar(trace: GraphTrace, prim: Any, ins: list, out: int, ns: dict) -> dict:
+    """For a primitive with the ``"weak_scalar"`` hint, the Python numbers among ``ins`` that
+    may be passed as 0-d arrays of the result's dtype: {operand index: constant name}.
+
+    NumPy converts a Python number operand to the array operand's dtype (NEP 50's weak
+    scalars), which costs a conversion on every call (about 0.4 us, more than the
+    arithmetic on a thousand elements); a 0-d array of that dtype holding the converted
+    number gives the same result. Only where nothing else could change the result: a
+    floating result of the same dtype as every array operand, not 0-d (NumPy returns a
+    scalar there), and a number that the dtype holds finite (an int exactly)."""
+    val = trace.vals[out]
+    if not isinstance(val, np.ndarray) or val.dtype.kind != "f" or val.ndim == 0:
+        return {}
+    names = {}
+    for i, o in enumerate(ins):
+        if not isinstance(o, Lit):
+            x = trace.consts.get(o, trace.vals[o])
+            if not isinstance(x, np.ndarray) or x.dtype != val.dtype:
+                return {}
+            continue
+        v = o.value
+        if type(v) not in (int, float):
+            return {}
+        with np.errstate(all="ignore"):
+            typed = np.asarray(v, val.dtype)
+        if not np.isfinite(typed) or (type(v) is int and int(typed) != v):
+            return {}
+        name = f"_s{len(ns)}"
+        ns[name] = typed
+        names[i] = name
+    return names
 
 
 def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list[int],
@@ -71,12 +106,16 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
         if k - 1 in dead_at:
             lines.append(f"    del {', '.join(f'v{o}' for o in sorted(dead_at[k - 1]))}")
         operands = [ref(o) for o in ins]
+        inline = prim.expr is not None and not params
+        if inline and prim.hints.get("weak_scalar") and len(outs) == 1:
+            for i, cname in _typed_scalar(trace, prim, ins, outs[0], ns).items():
+                operands[i] = cname
         if prim.hints.get("guard"):
             ns[f"_g{k}"] = params["kind"]
             ns[f"_e{k}"] = params["value"]
             lines.append(f"    if _g{k}(_one({operands[0]})) != _e{k}: raise _GuardFail()")
             continue
-        if prim.expr is not None and not params:
+        if inline:
             rhs = prim.expr.format(*operands)
         else:
             fname = f"_f{k}"

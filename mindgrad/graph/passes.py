@@ -13,14 +13,15 @@ def _is_const_value(trace: GraphTrace, operand: Any, value: float) -> bool:
         v = operand.value
         return isinstance(v, (int, float)) and not isinstance(v, bool) and v == value
     arr = trace.consts.get(operand)
-    if arr is None:
+    if arr is None or not arr.size:
         return False
-    if arr.size > 64:
-        # a broadcast scalar (all strides 0, e.g. the cotangent of a sum) is one value
-        if arr.ndim == 0 or any(arr.strides) or not arr.size:
-            return False
-        return bool(arr[(0,) * arr.ndim] == value)
-    return bool((arr == value).all())
+    # the first element rules out nearly every constant (weights, data) at once; only a
+    # constant that starts with the value is compared in full (a broadcast scalar, all
+    # strides 0, such as the cotangent of a sum, has a single cell)
+    first = arr[(0,) * arr.ndim]
+    if not bool(first == value):
+        return False
+    return not any(arr.strides) or bool((arr == value).all())
 
 
 def _identity_source(trace: GraphTrace, prim, params: dict, ins: list, out: int) -> Any:

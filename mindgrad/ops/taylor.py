@@ -73,21 +73,36 @@ def _raw_derivatives(out: Tensor, coeffs: list) -> Tensor:
 
 def derivative(fn: Callable, primals: Any, order: int) -> tuple:
     """``(fn(x), d^order/dt^order fn(x + t))`` at t = 0: the order-th derivative along the
-    all-ones direction, elementwise for elementwise functions."""
+    all-ones direction, elementwise for elementwise functions.
+
+    The input path x + t has no coefficients beyond the first: they enter Taylor mode as
+    known zeros (None), so no rule multiplies or adds them, and only the requested
+    order's coefficient is scaled to a derivative."""
     if not isinstance(order, int) or isinstance(order, bool):
         raise TypeError(f"For `F.derivative`, order must be an int, but got "
                         f"{type(order).__name__}.")
     if order < 1:
         raise ValueError(f"For `F.derivative`, value of order should not be less than 1, but "
                          f"got {order}.")
+    _check_fn(fn, "derivative")
     ps = _as_tuple(primals, "primals", "derivative")
-    series = tuple(F.concat([F.expand_dims(F.ones_like(p), 0)] +
-                            [F.expand_dims(F.zeros_like(p), 0)] * (order - 1)) for p in ps)
-    out, derivs = jet(fn, ps if isinstance(primals, (tuple, list)) else ps[0],
-                      series if isinstance(primals, (tuple, list)) else series[0])
-    if isinstance(out, list):
-        return out, [d[order - 1] for d in derivs]
-    return out, derivs[order - 1]
+    # the direction as one broadcast cell: multiplying by it returns the other factor,
+    # eagerly (mul's broadcast-one shortcut) and compiled (a neutral operand)
+    series = [[F.broadcast_to(F.ones((), p.dtype), p.shape)] + [None] * (order - 1)
+              for p in ps]
+    out, out_coeffs = taylor_call(fn, list(ps), series, order)
+    scale = math.factorial(order)
+
+    def nth(o: Any, coeffs: list) -> Tensor:
+        c = coeffs[order - 1]
+        return F.zeros_like(o) if c is None else F.mul(c, scale)
+
+    if isinstance(out, Tensor):
+        return out, nth(out, out_coeffs)
+    if not isinstance(out, (tuple, list)) or not all(isinstance(o, Tensor) for o in out):
+        raise TypeError(f"For 'derivative', the function must return a Tensor or a tuple or "
+                        f"list of Tensors, but got {type(out).__name__}.")
+    return list(out), [nth(o, c) for o, c in zip(out, out_coeffs)]
 
 
 def laplacian(fn: Callable, batch_axis: int | None = None) -> Callable:

@@ -551,13 +551,13 @@ def binary_cotangents(x, y, gx, gy) -> list:
 
 
 add = Primitive("Add", checked_binary("Add", np.add), expr="{0} + {1}",
-                hints={"neutral": {1: 0, 0: 0}, "commutative": True})
+                hints={"neutral": {1: 0, 0: 0}, "commutative": True, "weak_scalar": True})
 add.vjp = (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(g, y))
 add.jvp = (lambda t, ans, x, y: broadcast_like(t, ans),
            lambda t, ans, x, y: broadcast_like(t, ans))
 
 sub = Primitive("Sub", checked_binary("Sub", np.subtract), expr="{0} - {1}",
-                hints={"neutral": {1: 0}})
+                hints={"neutral": {1: 0}, "weak_scalar": True})
 sub.vjp = (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(neg(g), y))
 sub.jvp = (lambda t, ans, x, y: broadcast_like(t, ans),
            lambda t, ans, x, y: broadcast_like(neg(t), ans))
@@ -583,14 +583,14 @@ def _mul_impl(x, y):
 
 
 mul = Primitive("Mul", checked_binary("Mul", _mul_impl), expr="{0} * {1}",
-                hints={"neutral": {1: 1, 0: 1}, "commutative": True})
+                hints={"neutral": {1: 1, 0: 1}, "commutative": True, "weak_scalar": True})
 mul.vjp = (lambda g, ans, x, y: unbroadcast(mul(g, y), x),
            lambda g, ans, x, y: unbroadcast(mul(x, g), y))
 mul.jvp = (lambda t, ans, x, y: broadcast_like(mul(t, y), ans),
            lambda t, ans, x, y: broadcast_like(mul(x, t), ans))
 
 div = Primitive("RealDiv", checked_binary("RealDiv", np.true_divide), expr="{0} / {1}",
-                hints={"neutral": {1: 1}})
+                hints={"neutral": {1: 1}, "weak_scalar": True})
 
 
 def _div_vjp(g, ans, x, y):

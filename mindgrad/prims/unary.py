@@ -64,17 +64,18 @@ def tanh_rule(tanh: Any) -> Callable:
                 if xj is not None and wk is not None:
                     total = add_if(total, _scaled(S.mul(xj, wk), j / k))
             zs.append(total)
-            if k < len(xs):  # w_k, for the next orders
+            if k < len(xs):  # w_k = -(2 sum_{i<k/2} z_i z_{k-i} + z_{k/2}^2), for the next orders
                 acc = None
                 for i in range((k + 1) // 2):
                     a, b = zs[i], zs[k - i]
                     if a is not None and b is not None:
                         acc = add_if(acc, S.mul(a, b))
                 if acc is not None:
-                    acc = S.mul(acc, 2.0)
+                    acc = S.mul(acc, -2.0)  # (the sign and the doubling are exact)
                 if k % 2 == 0 and zs[k // 2] is not None:
-                    acc = add_if(acc, S.mul(zs[k // 2], zs[k // 2]))
-                ws.append(None if acc is None else S.neg(acc))
+                    sq = S.mul(zs[k // 2], zs[k // 2])
+                    acc = S.neg(sq) if acc is None else S.sub(acc, sq)
+                ws.append(acc)
         return z0, zs[1:]
 
     rule.kind = "unary"  # how the forward Laplacian treats it (ad/laplacian.py)
