@@ -34,6 +34,7 @@ import mindgrad as ms
 import mindgrad.nn  # noqa: F401  (registers the primitives defined beside the layers)
 from mindgrad import ops
 from mindgrad.core.primitive import registered
+from mindgrad.prims.getitem import ArraySlot
 
 Tensor = ms.Tensor
 
@@ -1260,6 +1261,113 @@ MORE_CASES = [
 ]
 CASES += MORE_CASES
 
+# --- the shape and indexing fast paths --------------------------------------------------------
+REP = np.array([3, 0, 3, -1, 2, 0, 5])          # repeated and negative indices
+UNIQUE = np.array([4, 1, 0, 5, 2])              # no repeats: the plain-assignment path
+REP2 = np.array([[1, 0, 1], [2, 2, 0]])         # a 2-D index (an embedding lookup)
+
+
+def _split_mix(x):
+    a, b, c = ops.split(x, [2, 3, 1], 1)
+    return ops.sin(a) * b[:, :2] + c * ops.exp(b[:, 2:])
+
+
+def _unstack_mix(x):
+    a, b, c = ops.unstack(x, 1)
+    return ops.stack((a * b, ops.sin(c), a), -1)
+
+
+def _index_add_ref(g, idx, shape, axis):
+    out = np.zeros(shape, g.dtype)
+    np.add.at(out, (slice(None),) * axis + (idx,), g)
+    return out
+
+
+SHAPE_CASES = [
+    # split / stack / unstack (each the transpose of another), bijective getitems (flips, added
+    # and removed axes: a view transpose), one-axis integer indexing (the scatters' float64
+    # sums), and the matmul fast paths (inner dimension 1, broadcast operands)
+    Case("Split", "split_sum",
+         lambda x: sum(ops.split(x, 2, 1)[1:], ops.split(x, 2, 1)[0]),
+         lambda x: x[:, 0:2] + x[:, 2:4] + x[:, 4:6], N((3, 6))),
+    Case("Split", "split_partial_use",
+         lambda x: ops.split(x, [1, 4, 1], 0)[1] ** 2,
+         lambda x: x[1:5] ** 2, N((6, 2))),
+    Case("Split", "split_mix",
+         _split_mix,
+         lambda x: np.sin(x[:, :2]) * x[:, 2:4] + x[:, 5:6] * np.exp(x[:, 4:5]), N((2, 6))),
+    Case("Stack", "stack_axis1",
+         lambda x, y: ops.stack((x, y * x, y), 1),
+         lambda x, y: np.stack((x, y * x, y), 1), N((2, 3), (2, 3))),
+    Case("Stack", "stack_constant_last_axis",
+         lambda x: ops.stack((x, Tensor(np.ones((2, 3)))), -1),
+         lambda x: np.stack((x, np.ones((2, 3))), -1), N((2, 3))),
+    Case("Unstack", "unstack_3d",
+         lambda x: ops.unstack(x, 1), lambda x: tuple(np.moveaxis(x, 1, 0)), N((2, 3, 2))),
+    Case("Unstack", "unstack_mix",
+         _unstack_mix,
+         lambda x: np.stack((x[:, 0] * x[:, 1], np.sin(x[:, 2]), x[:, 0]), -1), N((2, 3))),
+    Case("StridedSlice", "flip_view",
+         lambda x: ops.flip(x, (0, 2)) * x, lambda x: x[::-1, :, ::-1] * x,
+         N((2, 3, 2))),
+    Case("StridedSlice", "getitem_none_ellipsis_flip",
+         lambda x: x[None, ..., ::-1] ** 2,
+         lambda x: x[None, ..., ::-1] ** 2, N((2, 3))),
+    Case("StridedSlice", "getitem_int_on_size1",
+         lambda x: ops.sin(x[0, ..., 0]), lambda x: np.sin(x[0, ..., 0]),
+         N((1, 3, 1))),
+    Case("StridedSlice", "gather_rows_repeated",
+         lambda x: ops.gather(x, Tensor(REP), 0) ** 2, lambda x: x[REP] ** 2,
+         N((6, 9))),
+    Case("StridedSlice", "gather_rows_unique",
+         lambda x: ops.gather(x, Tensor(UNIQUE), 0) * 3,
+         lambda x: x[UNIQUE] * 3, N((6, 8))),
+    Case("StridedSlice", "gather_2d_index",
+         lambda x: ops.sin(ops.gather(x, Tensor(REP2), 0)),
+         lambda x: np.sin(x[REP2]), N((3, 8))),
+    Case("StridedSlice", "getitem_columns_repeated",
+         lambda x: x[:, Tensor(REP)] ** 2, lambda x: x[:, REP] ** 2,
+         N((9, 6))),
+    Case("StridedSlice", "getitem_middle_axis",
+         lambda x: x[:, Tensor(REP), ...] * x[:, Tensor(REP)],
+         lambda x: x[:, REP] * x[:, REP], N((2, 6, 4))),
+    Case("StridedSlice", "getitem_last_axis",
+         lambda x: x[..., Tensor(REP)] ** 2, lambda x: x[..., REP] ** 2,
+         N((3, 3, 6))),
+    Case("StridedSlice", "getitem_ellipsis_after",
+         lambda x: x[Tensor(REP2), ...] * 2, lambda x: x[REP2, ...] * 2,
+         N((3, 2, 4))),
+    Case("StridedSlice", "index_select_wide",
+         lambda x: ops.index_select(x, 1, Tensor(UNIQUE)) ** 2,
+         lambda x: x[:, UNIQUE] ** 2, N((8, 6, 2))),
+    Case("MatMul", "outer_squared",
+         lambda x, y: ops.outer(x, y) ** 2, lambda x, y: np.outer(x, y) ** 2, N((4,), (3,))),
+    Case("MatMul", "dot_matrix_vector",
+         lambda a, v: ops.dot(a, v) ** 2, lambda a, v: (a @ v) ** 2,
+         N((3, 4), (4,))),
+    Case("MatMul", "matmul_inner_1",
+         lambda a, b: ops.matmul(a, b) * a, lambda a, b: (a @ b) * a,
+         N((2, 3, 1), (1, 1))),
+    Case("MatMul", "matmul_inner_1_batched",
+         lambda a, b: ops.matmul(a, b), np.matmul, N((2, 3, 1), (1, 4))),
+    Case("MatMul", "matmul_transposes_inner_1",
+         lambda a, b: ops.matmul(a, b, True, True),
+         lambda a, b: a.T @ b.T, N((1, 3), (4, 1))),
+    Case("MatMul", "matmul_of_sum_cotangent",
+         lambda a, b: ops.matmul(ops.broadcast_to(a, (3, 4)), b),
+         lambda a, b: np.broadcast_to(a, (3, 4)) @ b, N((1, 4), (4, 2))),
+
+    # the transpose of indexing, called directly (an index plan with one integer array)
+    Case("IndexAdd", "index_add_rows",
+         lambda g: prim("IndexAdd")(g, Tensor(REP), index=(ArraySlot(0),), shape=(6, 3)),
+         lambda g: _index_add_ref(g, REP, (6, 3), 0), N((7, 3))),
+    Case("IndexAdd", "index_add_middle_axis",
+         lambda g: prim("IndexAdd")(g, Tensor(REP2), index=(slice(None), ArraySlot(0)),
+                                    shape=(2, 3, 4)),
+         lambda g: _index_add_ref(g, REP2, (2, 3, 4), 1), N((2, 2, 3, 4))),
+]
+CASES += SHAPE_CASES
+
 IDS = [c.name for c in CASES]
 assert len(set(IDS)) == len(IDS), "duplicate case names"
 
@@ -1274,8 +1382,6 @@ EXEMPT: dict[str, str] = {
     "AlltoAll": _COLLECTIVE, "Broadcast": _COLLECTIVE, "ReduceScatter": _COLLECTIVE,
     "RandomDraw": _RANDOM, "Multinomial": _RANDOM, "Randperm": _RANDOM, "DropoutMask": _RANDOM,
     "ApplyGradientDescent": "an in-place Parameter update: tests/test_optim.py",
-    "IndexAdd": ("the transpose of indexing (its parameters are an index plan): the reverse "
-                 "rule of StridedSlice, checked by every getitem row's derivatives"),
     "SetItemWinners": ("which of repeated writes x[index] = v keeps: the SetItem rows with "
                        "repeated indices check it"),
     "ScatterWinners": ("which of repeated updates tensor_scatter_update keeps: the "
