@@ -1407,8 +1407,6 @@ BATCH_LOOP: dict[str, str] = {
     "RandomDraw": _DRAW, "Randperm": _DRAW, "DropoutMask": _DRAW,
     "ApplyGradientDescent": "updates one Parameter in place: nothing per example to map",
     "Fill": "takes no Tensor operand, so vmap never batches it",
-    "SetItemWinners": ("batched only by per-example integer index arrays in x[i] = v; the "
-                       "loop keeps the last-write rule of each example exact"),
 }
 
 _LINEAR = "linear in its differentiated inputs: the rule from the JVP is exact and as cheap"
