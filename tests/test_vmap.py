@@ -292,8 +292,8 @@ def test_linalg_and_einsum_batch_rules_run_once_for_the_batch(monkeypatch):
 
     looped = []
     real_loop = batching.per_example
-    monkeypatch.setattr(batching, "per_example",
-                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(0)
     a = rng.standard_normal((5, 3, 3))
     a = a @ a.transpose(0, 2, 1) + 3 * np.eye(3)
@@ -363,8 +363,8 @@ def test_index_tuple_batch_rules_match_loop(monkeypatch):
 
     looped = []
     real_loop = batching.per_example
-    monkeypatch.setattr(batching, "per_example",
-                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(1)
     x = T(rng.standard_normal((4, 3, 5)))                      # 4 examples of (3, 5)
     idx = ms.Tensor(rng.integers(0, 3, (4, 6, 2)) % np.array([3, 5]))  # repeats among 6
@@ -411,8 +411,8 @@ def test_setitem_with_per_example_repeated_indices_matches_loop(monkeypatch):
 
     looped = []
     real_loop = batching.per_example
-    monkeypatch.setattr(batching, "per_example",
-                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(2)
     xs, vs = T(rng.standard_normal((4, 5, 3))), T(rng.standard_normal((4, 6, 3)))
     idx = ms.Tensor(rng.integers(0, 5, (4, 6)))  # six writes into five rows: repeats
