@@ -432,3 +432,58 @@ def test_integer_inputs_refused_where_mindspore_refuses() -> None:
             case.fn(*ints)
         checked += 1
     assert checked >= len(refusals)
+
+
+# --- fused primitives against the composites they stand for --------------------------------
+FUSED = [c for c in CASES if c.prim in registered() and "composite" in registered()[c.prim].hints]
+
+
+def _calls_of(prim: Primitive, case: Case, monkeypatch) -> list:
+    """The ``(args, params)`` of every eager call of ``prim`` while the row's function runs."""
+    import mindgrad.core.primitive as core
+
+    calls, eager = [], core.eager
+
+    def spy(p, args, params):
+        if p is prim:
+            calls.append((list(args), dict(params)))
+        return eager(p, args, params)
+
+    monkeypatch.setattr(core, "eager", spy)
+    case.fn(*[ms.Tensor(a) for a in _inputs(case)])
+    monkeypatch.setattr(core, "eager", eager)
+    return calls
+
+
+@pytest.mark.parametrize("case", FUSED, ids=[c.name for c in FUSED])
+def test_fused_primitive_agrees_with_its_composite(case: Case, monkeypatch) -> None:
+    """A fused primitive (one pass where a chain of operations would take several) must give
+    the values and first derivatives of the composite named in its ``hints``."""
+    prim = registered()[case.prim]
+    composite = prim.hints["composite"]
+    calls = _calls_of(prim, case, monkeypatch)
+    assert calls, f"{case.name} never calls {case.prim}"
+    for args, params in calls:
+        floats = [i for i, a in enumerate(args)
+                  if isinstance(a, ms.Tensor) and a.dtype in (ms.float32, ms.float64)]
+
+        def through(fn):
+            def f(*xs):
+                full = list(args)
+                for i, x in zip(floats, xs):
+                    full[i] = x
+                out = fn(*full, **params)
+                return (out * out).sum()  # a scalar that depends on every output element
+            return f
+
+        xs = [args[i] for i in floats]
+        np.testing.assert_allclose(prim(*args, **params).asnumpy(),
+                                   composite(*args, **params).asnumpy(), rtol=1e-12, atol=1e-12)
+        want = ms.grad(through(composite), tuple(range(len(xs))))(*xs)
+        got = ms.grad(through(prim), tuple(range(len(xs))))(*xs)
+        for g, w in zip(_as_list(got), _as_list(want)):
+            np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_fused_rows_exist() -> None:
+    assert {c.prim for c in FUSED} >= {"ReduceVar", "ReduceNorm", "Softmax"}

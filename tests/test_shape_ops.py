@@ -11,7 +11,7 @@ import pytest
 import mindgrad as ms
 from mindgrad import ops
 from mindgrad.prims import getitem as G
-from mindgrad.prims import linalg as L
+from mindgrad.prims import matmul as L
 
 from primitive_table import REP, REP2, UNIQUE
 

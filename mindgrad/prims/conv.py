@@ -23,7 +23,7 @@ import numpy as np
 from ..core.primitive import Primitive
 from ._util import xp_of
 from . import structural as S
-from .linalg_ext import blas_ready
+from .linalg import blas_ready
 
 
 # --- geometry helpers (arrays only) -------------------------------------------------------
