@@ -161,10 +161,3 @@ class GraphTrace(Trace):
         t = self.lift(value) if isinstance(value, Tensor) else self.lift(Tensor(value))
         self.assigns[id(param)] = (param, t.var)
         self._memo[id(param)] = (param, t)
-
-
-
-
-def current_graph_trace() -> GraphTrace | None:
-    d = graph_tracing()
-    return d if isinstance(d, GraphTrace) else None
