@@ -14,7 +14,7 @@ from ..core import fp_warnings
 from ..core.device import check_same_device
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer, graph_tracing
+from ..core.primitive import Primitive, Trace, Tracer
 from ..prims.control import guard as GUARD
 
 
