@@ -9,10 +9,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..core.tensor import Tensor
 from ..ad.taylor import taylor_call
-from ..core.primitive import Deferred, Primitive
-from ._util import checked_binary, filled_view, xp_of
+from ..core.primitive import Primitive
+from ._util import checked_binary, xp_of
 from . import compare as C
 from . import structural as S
 from .structural import add_if, bilinear, coeff_at, series_order
