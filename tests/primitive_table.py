@@ -1402,7 +1402,9 @@ NOT_OPERATIONS: dict[str, str] = {
     "CustomVJP": _TAPE, "CustomVJPMulti": _TAPE,
 }
 
-_ACROSS = "a collective: each process holds one example's share, there is no batch to map"
+_ACROSS = ("a collective over processes: under vmap each example makes its own collective "
+           "call (correct; a rule moving the batch axis behind the gathered or split axis "
+           "would need one call, untested here without several MPI processes)")
 _DRAW = "a random draw: one independent draw per example is what the loop gives"
 # Primitives allowed to run one call per example under vmap (``ad/batching.py``'s loop).
 BATCH_LOOP: dict[str, str] = {
