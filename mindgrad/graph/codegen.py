@@ -63,6 +63,48 @@ def _typed_scalar(trace: GraphTrace, prim: Any, ins: list, out: int, ns: dict) -
     return names
 
 
+def _owns_result(prim: Any, params: dict) -> bool:
+    """Whether the primitive's results never share memory with its operands: an inline
+    expression (NumPy operators make new arrays) or the ``"fresh"`` hint."""
+    return (prim.expr is not None and not params) or bool(prim.hints.get("fresh"))
+
+
+def _reusable_operands(trace: GraphTrace, eqns: list, last: dict, held: set) -> dict:
+    """{equation index: operand var} for the elementwise equations (``"ufunc"`` hint,
+    written inline) that may write their result into an operand's buffer (``out=``) rather
+    than a new array: an operand that dies there, has the result's shape and dtype, and
+    whose buffer nothing else can see. That holds for a temporary made by a primitive that
+    owns its results and read only by such primitives (so no view of it exists), which is
+    not an input, a Parameter, a constant or an output (``held``). A write into a buffer
+    still in the cache replaces a new allocation and a pass over fresh memory."""
+    owner: dict = {}  # var -> whether its producer owns it and no reader can alias it
+    for prim, params, ins, outs in eqns:
+        owns = _owns_result(prim, params)
+        for o in outs:
+            owner[o] = owns
+        if not owns and not prim.hints.get("guard"):
+            for o in ins:  # a reader that may return a view of o: o is never reused
+                if not isinstance(o, Lit):
+                    owner[o] = False
+    reuse: dict = {}
+    for k, (prim, params, ins, outs) in enumerate(eqns):
+        if (prim.hints.get("ufunc") is None or params or len(outs) != 1
+                or prim.multiple_results):
+            continue
+        val = trace.vals[outs[0]]
+        if not isinstance(val, np.ndarray) or val.ndim == 0:
+            continue
+        for o in ins:
+            if isinstance(o, Lit) or o in held or o in trace.consts or not owner.get(o):
+                continue
+            x = trace.vals[o]
+            if (last.get(o) == k and isinstance(x, np.ndarray) and x.shape == val.shape
+                    and x.dtype == val.dtype and x.flags.writeable):
+                reuse[k] = o
+                break
+    return reuse
+
+
 def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list[int],
              name: str = "graph") -> tuple[Callable, str]:
     """Return ``fn(*inputs, *params) -> tuple of output arrays`` and its source text."""
@@ -100,6 +142,7 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
     for o, k in last.items():
         if o not in keep:
             dead_at.setdefault(k, []).append(o)
+    reuse = _reusable_operands(trace, eqns, last, keep | set(trace.inputs) | set(param_vars))
     args = [f"v{v}" for v in trace.inputs] + [f"v{v}" for v in param_vars]
     lines = [f"def {name}({', '.join(args)}):"]
     for k, (prim, params, ins, outs) in enumerate(eqns):
@@ -115,7 +158,11 @@ def generate(trace: GraphTrace, eqns: list, outputs: list[int], param_vars: list
             ns[f"_e{k}"] = params["value"]
             lines.append(f"    if _g{k}(_one({operands[0]})) != _e{k}: raise _GuardFail()")
             continue
-        if inline:
+        if k in reuse:
+            fname = f"_u{k}"
+            ns[fname] = prim.hints["ufunc"]
+            rhs = f"{fname}({', '.join(operands)}, out={ref(reuse[k])})"
+        elif inline:
             rhs = prim.expr.format(*operands)
         else:
             fname = f"_f{k}"

@@ -75,7 +75,7 @@ def _grad_b(g, ans, a, b, transpose_a=False, transpose_b=False):
 
 
 # No inline ``@`` for GRAPH code: the impl's fast path for inner dimension 1 must apply there too.
-matmul = Primitive("MatMul", _matmul_impl)
+matmul = Primitive("MatMul", _matmul_impl, hints={"fresh": True})
 matmul.vjp = (_grad_a, _grad_b)
 matmul.jvp = (lambda t, ans, a, b, transpose_a=False, transpose_b=False:
               S.broadcast_like(mm(t, b, transpose_a, transpose_b), ans),

@@ -566,13 +566,15 @@ def binary(name: str, fn: Callable, dx: Callable, dy: Callable, **kw: Any) -> Pr
 
 
 add = Primitive("Add", checked_binary("Add", np.add), expr="{0} + {1}",
-                hints={"neutral": {1: 0, 0: 0}, "commutative": True, "weak_scalar": True})
+                hints={"neutral": {1: 0, 0: 0}, "commutative": True, "weak_scalar": True,
+                       "ufunc": np.add})
 add.vjp = (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(g, y))
 add.jvp = (lambda t, ans, x, y: broadcast_like(t, ans),
            lambda t, ans, x, y: broadcast_like(t, ans))
 
 sub = Primitive("Sub", checked_binary("Sub", np.subtract), expr="{0} - {1}",
-                hints={"neutral": {1: 0}, "weak_scalar": True})
+                hints={"neutral": {1: 0}, "weak_scalar": True,
+                       "ufunc": np.subtract})
 sub.vjp = (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(neg(g), y))
 sub.jvp = (lambda t, ans, x, y: broadcast_like(t, ans),
            lambda t, ans, x, y: broadcast_like(neg(t), ans))
@@ -598,14 +600,16 @@ def _mul_impl(x, y):
 
 
 mul = Primitive("Mul", checked_binary("Mul", _mul_impl), expr="{0} * {1}",
-                hints={"neutral": {1: 1, 0: 1}, "commutative": True, "weak_scalar": True})
+                hints={"neutral": {1: 1, 0: 1}, "commutative": True, "weak_scalar": True,
+                       "ufunc": np.multiply})
 mul.vjp = (lambda g, ans, x, y: unbroadcast(mul(g, y), x),
            lambda g, ans, x, y: unbroadcast(mul(x, g), y))
 mul.jvp = (lambda t, ans, x, y: broadcast_like(mul(t, y), ans),
            lambda t, ans, x, y: broadcast_like(mul(x, t), ans))
 
 div = Primitive("RealDiv", checked_binary("RealDiv", np.true_divide), expr="{0} / {1}",
-                hints={"neutral": {1: 1}, "weak_scalar": True})
+                hints={"neutral": {1: 1}, "weak_scalar": True,
+                       "ufunc": np.true_divide})
 
 
 def _div_vjp(g, ans, x, y):
@@ -627,7 +631,7 @@ def _neg_impl(x):
     return np.negative(x)
 
 
-neg = Primitive("Neg", _neg_impl, expr="-{0}")
+neg = Primitive("Neg", _neg_impl, expr="-{0}", hints={"ufunc": np.negative})
 neg.vjp = (lambda g, ans, x: neg(g),)
 neg.jvp = (lambda t, ans, x: neg(t),)
 
