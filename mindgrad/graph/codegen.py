@@ -65,13 +65,14 @@ def _typed_scalar(trace: GraphTrace, prim: Any, ins: list, out: int, ns: dict) -
 
 def _owns_result(prim: Any, params: dict) -> bool:
     """Whether the primitive's results never share memory with its operands: an inline
-    expression (NumPy operators make new arrays) or the ``"fresh"`` hint."""
-    return (prim.expr is not None and not params) or bool(prim.hints.get("fresh"))
+    expression or a ufunc (NumPy makes new arrays) or the ``"fresh"`` hint."""
+    return ((prim.expr is not None and not params) or bool(prim.hints.get("fresh"))
+            or (prim.hints.get("ufunc") is not None and not params))
 
 
 def _reusable_operands(trace: GraphTrace, eqns: list, last: dict, held: set) -> dict:
-    """{equation index: operand var} for the elementwise equations (``"ufunc"`` hint,
-    written inline) that may write their result into an operand's buffer (``out=``) rather
+    """{equation index: operand var} for the elementwise equations (``"ufunc"`` hint: the
+    NumPy ufunc the primitive computes, without parameters) that may write their result into an operand's buffer (``out=``) rather
     than a new array: an operand that dies there, has the result's shape and dtype, and
     whose buffer nothing else can see. That holds for a temporary made by a primitive that
     owns its results and read only by such primitives (so no view of it exists), which is

@@ -112,7 +112,9 @@ def unary(name: str, fn: Callable, deriv: Callable | None = None, *,
     by ``x`` rather than a reciprocal and a product, a product with a boolean mask rather than
     a cast and a product); the reverse and forward rules use it, the Taylor rule ``deriv``.
     The batching rule is the elementwise one."""
-    p = Primitive(name, fn, nondiff=nondiff)
+    # a NumPy ufunc as the implementation: compiled code may give it an out= buffer
+    p = Primitive(name, fn, nondiff=nondiff,
+                  hints={"ufunc": fn} if isinstance(fn, np.ufunc) else None)
     p.batch = S.elementwise(p)
     if deriv is not None:
         if apply is None:
