@@ -87,9 +87,10 @@ def main() -> None:
     if args.jax_python:
         peer = Peer([args.jax_python, str(Path(__file__).resolve().parent / "jax_taylor.py"),
                      str(args.orders)])
+        got = peer.results["results"]
         for kind in ("Taylor", "nested grad"):
             for n in orders:
-                np.testing.assert_allclose(np.asarray(peer.results["results"][f"{kind} {n}"]), refs[n - 1],
+                np.testing.assert_allclose(np.asarray(got[f"{kind} {n}"]), refs[n - 1],
                                            rtol=2e-3, atol=2e-4 * np.abs(refs[n - 1]).max(),
                                            err_msg=f"jax {kind} order {n}")
     samples = round_times(fns, args.repeats, peer=peer, clock=args.clock)

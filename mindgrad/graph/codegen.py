@@ -72,12 +72,13 @@ def _owns_result(prim: Any, params: dict) -> bool:
 
 def _reusable_operands(trace: GraphTrace, eqns: list, last: dict, held: set) -> dict:
     """{equation index: operand var} for the elementwise equations (``"ufunc"`` hint: the
-    NumPy ufunc the primitive computes, without parameters) that may write their result into an operand's buffer (``out=``) rather
-    than a new array: an operand that dies there, has the result's shape and dtype, and
-    whose buffer nothing else can see. That holds for a temporary made by a primitive that
-    owns its results and read only by such primitives (so no view of it exists), which is
-    not an input, a Parameter, a constant or an output (``held``). A write into a buffer
-    still in the cache replaces a new allocation and a pass over fresh memory."""
+    NumPy ufunc the primitive computes, without parameters) that may write their result
+    into an operand's buffer (``out=``) rather than a new array: an operand that dies
+    there, has the result's shape and dtype, and whose buffer nothing else can see. That
+    holds for a temporary made by a primitive that owns its results and read only by such
+    primitives (so no view of it exists), which is not an input, a Parameter, a constant
+    or an output (``held``). A write into a buffer still in the cache replaces a new
+    allocation and a pass over fresh memory."""
     owner: dict = {}  # var -> whether its producer owns it and no reader can alias it
     for prim, params, ins, outs in eqns:
         owns = _owns_result(prim, params)

@@ -521,7 +521,10 @@ def spread(g, x, axis, keepdims):
     return broadcast_to(broadcastable(g, x, axis, keepdims), shape=shape_of(x))
 
 
-reduce_sum = Primitive("ReduceSum", lambda x, axis, keepdims: reduce_with(np.add, x, axis, keepdims))
+# (ufunc.reduce makes a new array, even over no axes: the fresh hint of graph/codegen.py)
+reduce_sum = Primitive("ReduceSum",
+                       lambda x, axis, keepdims: reduce_with(np.add, x, axis, keepdims),
+                       hints={"fresh": True})
 reduce_sum.vjp = (lambda g, ans, x, axis, keepdims: spread(g, x, axis, keepdims),)
 reduce_sum.jvp = (lambda t, ans, x, axis, keepdims: reduce_sum(t, axis=axis, keepdims=keepdims),)
 
