@@ -5,7 +5,8 @@ and nested ``grad``, run in that interpreter as a peer whose rounds interleave w
 Every result is checked against the closed-form derivative polynomials of tanh. The growth
 per order is ``(t(n_max) / t(1)) ** (1 / (n_max - 1))``, the median over rounds.
 
-    python bench/bench_taylor.py [--repeats N] [--orders 8] [--jax-python PY] [--clock cpu]
+    python bench/bench_taylor.py [--repeats N] [--orders 8] [--points 1000] [--jax-python PY]
+                                 [--clock wall|cpu]
 """
 from __future__ import annotations
 
@@ -30,11 +31,8 @@ from common import Peer, median_ratio, round_times  # noqa: E402
 import mindgrad as ms  # noqa: E402
 from mindgrad import ops  # noqa: E402
 
-POINTS = 1000
-
-
-def points() -> np.ndarray:
-    return np.linspace(-2.0, 2.0, POINTS, dtype=np.float32)
+def points(n: int) -> np.ndarray:
+    return np.linspace(-2.0, 2.0, n, dtype=np.float32)
 
 
 def tanh_derivatives(x: np.ndarray, orders: int) -> list[np.ndarray]:
@@ -65,11 +63,12 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--repeats", type=int, default=11)
     ap.add_argument("--orders", type=int, default=8)
+    ap.add_argument("--points", type=int, default=1000)
     ap.add_argument("--jax-python", default=None)
     ap.add_argument("--threads", action="store_true")
     ap.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     args = ap.parse_args()
-    xs = points()
+    xs = points(args.points)
     x = ms.Tensor(xs)
     refs = tanh_derivatives(xs, args.orders)
     orders = range(1, args.orders + 1)
@@ -86,7 +85,7 @@ def main() -> None:
     peer = None
     if args.jax_python:
         peer = Peer([args.jax_python, str(Path(__file__).resolve().parent / "jax_taylor.py"),
-                     str(args.orders)])
+                     str(args.orders), str(args.points)])
         got = peer.results["results"]
         for kind in ("Taylor", "nested grad"):
             for n in orders:
@@ -102,7 +101,7 @@ def main() -> None:
     med = {k: statistics.median(v) for k, v in samples.items()}
     modes = ["PYNATIVE", "GRAPH"] + (["jax.jit"] if peer is not None else [])
     top = args.orders
-    print(f"n-th derivative of tanh at {POINTS} points (float32), {args.clock} time, medians "
+    print(f"n-th derivative of tanh at {args.points} points (float32), {args.clock} time, medians "
           f"of {args.repeats} interleaved rounds" + (f"; jax {peer.results['version']}"
                                                      if peer else ""))
     for kind in ("Taylor", "nested grad"):

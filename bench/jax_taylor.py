@@ -1,7 +1,7 @@
 """jax.jit on the problems of ``bench_taylor.py`` (the n-th derivative of tanh by ``jet`` and
 by nested ``grad``); run by it as a peer (``common.serve``) in a virtualenv with jax.
 
-    python bench/jax_taylor.py ORDERS
+    python bench/jax_taylor.py ORDERS POINTS
 """
 from __future__ import annotations
 
@@ -17,12 +17,9 @@ import jax  # noqa: E402
 import jax.numpy as jnp  # noqa: E402
 from jax.experimental import jet as jjet  # noqa: E402
 
-POINTS = 1000
-
-
 def main() -> None:
-    orders = int(sys.argv[1])
-    x = jnp.asarray(np.linspace(-2.0, 2.0, POINTS, dtype=np.float32))
+    orders, points = int(sys.argv[1]), int(sys.argv[2])
+    x = jnp.asarray(np.linspace(-2.0, 2.0, points, dtype=np.float32))
 
     def taylor(n):
         def f(x):
