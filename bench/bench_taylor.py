@@ -106,12 +106,16 @@ def main() -> None:
                                                      if peer else ""))
     for kind in ("Taylor", "nested grad"):
         print(f"  {kind:12s} " + "".join(f"{m:>11s}" for m in modes)
-              + f" {'GRAPH/PYN':>9s}" + (f" {'GRAPH/jax':>9s}" if peer else ""))
+              + f" {'GRAPH/PYN':>9s}" + (f" {'GRAPH/jax':>9s}" if peer else "")
+              + f" {'GRAPH n/n-1':>11s}")
         for n in orders:
             row = "".join(f"{med[(kind, m, n)] * 1e6:8.1f} us" for m in modes)
             row += f" {median_ratio(samples, (kind, 'GRAPH', n), (kind, 'PYNATIVE', n)):8.2f}x"
             if peer:
                 row += f" {median_ratio(samples, (kind, 'GRAPH', n), (kind, 'jax.jit', n)):8.2f}x"
+            if n > 1:  # this order's cost over the previous one's
+                step = median_ratio(samples, (kind, "GRAPH", n), (kind, "GRAPH", n - 1))
+                row += f" {step:10.2f}x"
             print(f"  order {n:<6d} {row}")
         growth = "  ".join(
             f"{m} {median_ratio(samples, (kind, m, top), (kind, m, 1)) ** (1 / (top - 1)):.3f}x"
