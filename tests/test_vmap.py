@@ -1,5 +1,6 @@
-"""vmap: batching rules against per-example loops, composition with grad (per-example
-gradients), axes handling and errors."""
+"""vmap: composition with grad (per-example gradients), batched indices, axes handling and
+errors. Every primitive's batch rule is checked against a per-example loop by the primitive
+table (``tests/test_primitive_table.py``)."""
 from __future__ import annotations
 
 import numpy as np
@@ -27,31 +28,6 @@ def loop_over(f, args, in_axes):
 
 
 W = T(RNG.standard_normal((3, 4)))
-CASES = [
-    ("elementwise", lambda v: ops.sin(v) * v + 1.0, (5, 3)),
-    ("broadcast_const", lambda v: v * T([1.0, 2.0, 3.0]), (5, 3)),
-    ("matmul", lambda v: ops.matmul(v, W), (5, 3)),
-    ("matmul_left", lambda v: ops.matmul(W.T, v), (5, 3)),
-    ("matrix", lambda m: ops.matmul(m, m.T), (4, 2, 3)),
-    ("reduce", lambda v: ops.reduce_sum(v * v), (5, 3)),
-    ("reduce_axis", lambda m: ops.reduce_max(m, 1, True), (4, 2, 3)),
-    ("softmax", lambda v: ops.softmax(v), (5, 3)),
-    ("reshape_T", lambda m: ops.reshape(m, (3, 2)).T, (4, 2, 3)),
-    ("getitem", lambda v: v[1:] * v[0], (5, 3)),
-    ("getitem_array", lambda v: v[ms.Tensor(np.array([2, 0, 2]))], (5, 3)),
-    ("concat", lambda v: ops.concat([v, T([9.0])]), (5, 3)),
-    ("cumsum", lambda v: ops.cumsum(v, 0), (5, 3)),
-    ("argmax", lambda v: ops.argmax(v), (5, 3)),
-    ("where", lambda v: ops.select(v > 0, v, -v), (5, 3)),
-    ("broadcast_to", lambda v: ops.broadcast_to(v, (2, 3)), (5, 3)),
-]
-
-
-@pytest.mark.parametrize("name,f,shape", CASES, ids=[c[0] for c in CASES])
-def test_vmap_matches_loop(name, f, shape):
-    xs = T(RNG.standard_normal(shape))
-    got = ops.vmap(f)(xs).asnumpy()
-    np.testing.assert_allclose(got, loop_over(f, [xs], (0,)), rtol=1e-12)
 
 
 def test_in_axes_out_axes_and_none():
@@ -316,8 +292,8 @@ def test_linalg_and_einsum_batch_rules_run_once_for_the_batch(monkeypatch):
 
     looped = []
     real_loop = batching.per_example
-    monkeypatch.setattr(batching, "per_example",
-                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(0)
     a = rng.standard_normal((5, 3, 3))
     a = a @ a.transpose(0, 2, 1) + 3 * np.eye(3)
@@ -377,3 +353,80 @@ def test_tensor_of_a_mapped_value_keeps_each_example() -> None:
     # no gradient through the copy, as in eager mode
     g = ops.grad(lambda v: (ms.Tensor(v) * v).sum())(ms.Tensor(np.array([1.0, 2.0])))
     np.testing.assert_array_equal(g.asnumpy(), [1.0, 2.0])
+
+
+def test_index_tuple_batch_rules_match_loop(monkeypatch):
+    """gather_nd, scatter_nd, tensor_scatter_add / _update (repeated tuples: sums, and the
+    last write wins) and one_hot with per-example index tuples, the mapped axis anywhere and
+    either operand shared: their batch rules, not a loop, against one call per example."""
+    import mindgrad.ad.batching as batching
+
+    looped = []
+    real_loop = batching.per_example
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    rng = np.random.default_rng(1)
+    x = T(rng.standard_normal((4, 3, 5)))                      # 4 examples of (3, 5)
+    idx = ms.Tensor(rng.integers(0, 3, (4, 6, 2)) % np.array([3, 5]))  # repeats among 6
+    rows = ms.Tensor(rng.integers(0, 3, (4, 2, 1)))
+    u = T(rng.standard_normal((4, 6)))
+    ur = T(rng.standard_normal((4, 2, 5)))
+    cases = [
+        (ops.gather_nd, [x, idx], (0, 0)),
+        (ops.gather_nd, [x, idx[0]], (0, None)),
+        (ops.gather_nd, [x[0], idx], (None, 0)),
+        (ops.gather_nd, [ms.Tensor(np.moveaxis(x.asnumpy(), 0, 2)), rows], (2, 0)),
+        (lambda i, v: ops.scatter_nd(i, v, (3, 5)), [idx, u], (0, 0)),
+        (lambda i, v: ops.scatter_nd(i, v, (3, 5)), [idx[0], u], (None, 0)),
+        (lambda i, v: ops.scatter_nd(i, v, (3, 5)), [idx, u[0]], (0, None)),
+        (lambda i, v: ops.scatter_nd(i, v, (3, 5)), [rows[0], ur], (None, 0)),
+        (ops.tensor_scatter_add, [x, idx, u], (0, 0, 0)),
+        (ops.tensor_scatter_add, [x[0], idx, u], (None, 0, 0)),
+        (ops.tensor_scatter_add, [x, rows[0], ur], (0, None, 0)),
+        (ops.tensor_scatter_update, [x, idx, u], (0, 0, 0)),
+        (ops.tensor_scatter_update, [x, idx[0], u[0]], (0, None, None)),
+        (ops.tensor_scatter_update, [x[0], rows, ur[0]], (None, 0, None)),
+        (lambda i: ops.one_hot(i, 3, T(1.0), T(0.0)), [rows], (0,)),
+        (lambda i: ops.one_hot(i, 3, T(1.0), T(0.0), axis=0), [ms.Tensor(
+            np.moveaxis(idx.asnumpy(), 0, 1))], (1,)),
+    ]
+    for fn, args, axes in cases:
+        got = ops.vmap(fn, in_axes=axes)(*args).asnumpy()
+        np.testing.assert_allclose(got, loop_over(fn, args, axes), rtol=1e-12, atol=1e-12)
+    # per-example gradients through the update's winners and the gathers
+    loss = ops.grad(lambda a, v, i: (ops.tensor_scatter_update(a, i, v) ** 2).sum(), (0, 1))
+    got = ops.vmap(loss, in_axes=(0, 0, 0))(x, u, idx)
+    for b in range(4):
+        want = loss(x[b], u[b], idx[b])
+        for g, w in zip(got, want):
+            np.testing.assert_allclose(g.asnumpy()[b], w.asnumpy(), rtol=1e-12)
+    assert looped == []
+
+
+def test_setitem_with_per_example_repeated_indices_matches_loop(monkeypatch):
+    """x[i] = v with a per-example integer index that repeats (the last write wins) under
+    vmap, its value and per-example gradients (the winners of each example's writes, found
+    by a batch rule), against one call per example."""
+    import mindgrad.ad.batching as batching
+
+    looped = []
+    real_loop = batching.per_example
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    rng = np.random.default_rng(2)
+    xs, vs = T(rng.standard_normal((4, 5, 3))), T(rng.standard_normal((4, 6, 3)))
+    idx = ms.Tensor(rng.integers(0, 5, (4, 6)))  # six writes into five rows: repeats
+    w = T(rng.standard_normal((5, 3)))
+
+    def f(x, v, i):
+        x = x + 0.0 * v.sum()  # computed from the traced inputs (an assignable value)
+        x[i] = v * v
+        return x
+
+    loss = ops.grad(lambda x, v, i: (f(x, v, i) * w).sum(), (0, 1))
+    for fn in (f, lambda x, v, i: loss(x, v, i)[1], lambda x, v, i: loss(x, v, i)[0]):
+        for axes in ((0, 0, 0), (None, 0, 0), (0, None, 0)):
+            args = [xs[0] if axes[0] is None else xs, vs[0] if axes[1] is None else vs, idx]
+            got = ops.vmap(fn, in_axes=axes)(*args).asnumpy()
+            np.testing.assert_allclose(got, loop_over(fn, args, axes), rtol=1e-12, atol=1e-12)
+    assert looped == []

@@ -23,7 +23,7 @@ import numpy as np
 from ..core.primitive import Primitive
 from ._util import xp_of
 from . import structural as S
-from .linalg_ext import blas_ready
+from .linalg import blas_ready
 
 
 # --- geometry helpers (arrays only) -------------------------------------------------------
@@ -134,6 +134,80 @@ def _hw(x):
     return tuple(S.shape_of(x)[2:])
 
 
+# --- batching: the examples of a vmap become more images, or more channel groups ----------
+def _size(args, dims) -> int:
+    return next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+
+
+def _fold(x, d, size):
+    """A batched (N, ...) value as (size * N, ...), example-major (broadcast if unbatched)."""
+    x = S.broadcast_batch(x, size) if d is None else S.to_front(x, d)
+    s = S.shape_of(x)
+    return S.reshape(x, shape=(s[0] * s[1],) + s[2:])
+
+
+def _unfold(y, size):
+    """(size * N, ...) back to (size, N, ...)."""
+    s = S.shape_of(y)
+    return S.reshape(y, shape=(size, s[0] // size) + s[1:])
+
+
+def _channels(x, d, size):
+    """A batched (N, C, H, W) value as (N, size * C, H, W): example b's channels are the b-th
+    block, so that a convolution with ``size * groups`` groups keeps the examples apart."""
+    if d is None:
+        n, c, h, w = S.shape_of(x)
+        x = S.broadcast_to(S.reshape(x, shape=(n, 1, c, h, w)), shape=(n, size, c, h, w))
+    else:
+        x = S.moveaxis(x, d, 1)
+    n, _, c, h, w = S.shape_of(x)
+    return S.reshape(x, shape=(n, size * c, h, w))
+
+
+def _split_channels(y, size):
+    """(N, size * C, H, W) to (N, size, C, H, W): the batch axis is 1."""
+    n, bc, h, w = S.shape_of(y)
+    return S.reshape(y, shape=(n, size, bc // size, h, w))
+
+
+def _batch_conv2d(args, dims, stride, padding, dilation, groups):
+    (x, w), (xd, wd) = args, dims
+    size = _size(args, dims)
+    p = dict(stride=stride, padding=padding, dilation=dilation)
+    if wd is None:  # one weight for every example: their images are one bigger batch
+        return _unfold(conv2d(_fold(x, xd, size), w, groups=groups, **p), size), 0
+    # a weight per example: example b's channels form groups of their own
+    out = conv2d(_channels(x, xd, size), _fold(w, wd, size), groups=size * groups, **p)
+    return _split_channels(out, size), 1
+
+
+def _batch_conv2d_input_grad(args, dims, in_hw, stride, padding, dilation, groups):
+    (g, w), (gd, wd) = args, dims
+    size = _size(args, dims)
+    p = dict(in_hw=in_hw, stride=stride, padding=padding, dilation=dilation)
+    if wd is None:
+        return _unfold(conv2d_input_grad(_fold(g, gd, size), w, groups=groups, **p), size), 0
+    out = conv2d_input_grad(_channels(g, gd, size), _fold(w, wd, size),
+                            groups=size * groups, **p)
+    return _split_channels(out, size), 1
+
+
+def _batch_conv2d_weight_grad(args, dims, kernel, stride, padding, dilation, groups):
+    # the examples' images and cotangents as channel groups: one grouped correlation gives
+    # every example's weight cotangent, stacked over the output channels
+    (x, g), (xd, gd) = args, dims
+    size = _size(args, dims)
+    out = conv2d_weight_grad(_channels(x, xd, size), _channels(g, gd, size), kernel=kernel,
+                             stride=stride, padding=padding, dilation=dilation,
+                             groups=size * groups)
+    return _unfold(out, size), 0
+
+
+conv2d.batch = _batch_conv2d
+conv2d_input_grad.batch = _batch_conv2d_input_grad
+conv2d_weight_grad.batch = _batch_conv2d_weight_grad
+
+
 # y = conv(x, w) is bilinear: each partial derivative is the map itself with one argument
 # replaced; the transposes are the two *_grad primitives.
 conv2d.vjp = (
@@ -191,6 +265,9 @@ def _pool_argmax_impl(x, kernel, stride, padding, dilation):
 
 
 pool_argmax = Primitive("MaxPoolArgmax", _pool_argmax_impl, nondiff=True)
+# each image's windows are its own: the examples of a vmap are more images
+pool_argmax.batch = lambda args, dims, **p: (
+    _unfold(pool_argmax(_fold(args[0], dims[0], _size(args, dims)), **p), _size(args, dims)), 0)
 
 
 def _flat_index(idx, hw_size):
@@ -240,6 +317,20 @@ plane_scatter.jvp = (lambda t, ans, g, idx, in_hw, disjoint:
                      plane_scatter(t, idx, in_hw=in_hw, disjoint=disjoint), None)
 
 
+def _batch_planes(prim):
+    """Value and plane indices per image: the examples of a vmap are more images (an
+    unbatched operand is shared by every example's images)."""
+    def rule(args, dims, **params):
+        size = _size(args, dims)
+        folded = [_fold(a, d, size) for a, d in zip(args, dims)]
+        return _unfold(prim(*folded, **params), size), 0
+    return rule
+
+
+plane_gather.batch = _batch_planes(plane_gather)
+plane_scatter.batch = _batch_planes(plane_scatter)
+
+
 def windows_disjoint(kernel: tuple, stride: tuple, dilation: tuple) -> bool:
     """Whether no two pooling windows share an input element."""
     return all(s >= d * (k - 1) + 1 for k, s, d in zip(kernel, stride, dilation))
@@ -285,3 +376,5 @@ sum_pool2d.jvp = (lambda t, ans, x, **p: sum_pool2d(t, **p),)
 sum_pool2d_transpose.vjp = (lambda h, ans, g, in_hw, **p: sum_pool2d(h, **p),)
 sum_pool2d_transpose.jvp = (lambda t, ans, g, in_hw, **p:
                             sum_pool2d_transpose(t, in_hw=in_hw, **p),)
+sum_pool2d.batch = _batch_planes(sum_pool2d)
+sum_pool2d_transpose.batch = _batch_planes(sum_pool2d_transpose)

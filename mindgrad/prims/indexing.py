@@ -12,7 +12,9 @@ from typing import Any
 
 import numpy as np
 
+from ..ad.batching import per_example
 from ..core.primitive import Primitive, graph_tracing
+from ..core.tensor import Tensor
 from ._util import last_writes, scatter_sums, xp_of
 from . import compare as C
 from . import structural as S
@@ -43,7 +45,6 @@ pad.jvp = (lambda t, ans, x, paddings, value: pad(t, paddings=paddings, value=0)
 
 def _batch_pad(args, dims, paddings, value):
     # the batch axis in front, not padded
-
     return pad(S.to_front(args[0], dims[0]), paddings=((0, 0),) + tuple(paddings),
                value=value), 0
 
@@ -218,6 +219,75 @@ tensor_scatter_update.jvp = (
     lambda t, ans, x, idx, u: tensor_scatter_update(S.zeros_like(ans), idx, t))
 
 
+# --- batching: an unbatched index list addresses the same slots of every example, so the
+# batch axis of the operand moves just behind the indexed axes; batched index tuples get the
+# example number prepended and address the examples stacked in front.
+def _batch_size(args, dims) -> int:
+    return next(S.shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+
+
+def _with_example(idx, idx_dim, size):
+    """Batched index tuples (an unbatched list is shared by every example), batch axis in
+    front, each tuple with its example number prepended."""
+    idx = S.broadcast_batch(idx, size) if idx_dim is None else S.to_front(idx, idx_dim)
+    s = S.shape_of(idx)
+    number = Tensor(np.arange(size, dtype=S.dtype_of(idx)).reshape((size,) + (1,) * (len(s) - 1)))
+    return S.concat(S.broadcast_to(number, shape=s[:-1] + (1,)), idx, axis=-1)
+
+
+def _behind(x, d, size, k):
+    """A batched operand with its batch axis right after its first ``k`` axes (broadcast if
+    unbatched)."""
+    x = S.broadcast_batch(x, size) if d is None else S.to_front(x, d)
+    return S.moveaxis(x, 0, k)
+
+
+def _batch_gather_nd(args, dims):
+    (x, idx), (xd, idd) = args, dims
+    size = _batch_size(args, dims)
+    if xd is None:  # index tuples per example over a shared input: more leading index axes
+        return gather_nd(x, S.to_front(idx, idd)), 0
+    if idd is None:  # shared tuples: gather every example's slot at once
+        k = S.shape_of(idx)[-1]
+        return gather_nd(_behind(x, xd, size, k), idx), len(S.shape_of(idx)) - 1
+    return gather_nd(S.to_front(x, xd), _with_example(idx, idd, size)), 0
+
+
+def _batch_scatter_nd(args, dims, shape):
+    (idx, u), (idd, ud) = args, dims
+    size = _batch_size(args, dims)
+    shape = tuple(shape)
+    if idd is None:  # shared tuples: scatter every example's update rows at once
+        k, lead = S.shape_of(idx)[-1], len(S.shape_of(idx)) - 1
+        return scatter_nd(idx, _behind(u, ud, size, lead),
+                          shape=shape[:k] + (size,) + shape[k:]), k
+    u = S.broadcast_batch(u, size) if ud is None else S.to_front(u, ud)
+    return scatter_nd(_with_example(idx, idd, size), u, shape=(size,) + shape), 0
+
+
+def _batch_tensor_scatter(prim):
+    def rule(args, dims):
+        (x, idx, u), (xd, idd, ud) = args, dims
+        size = _batch_size(args, dims)
+        if idd is None:
+            k, lead = S.shape_of(idx)[-1], len(S.shape_of(idx)) - 1
+            return prim(_behind(x, xd, size, k), idx, _behind(u, ud, size, lead)), k
+        x = S.broadcast_batch(x, size) if xd is None else S.to_front(x, xd)
+        u = S.broadcast_batch(u, size) if ud is None else S.to_front(u, ud)
+        return prim(x, _with_example(idx, idd, size), u), 0
+    return rule
+
+
+gather_nd.batch = _batch_gather_nd
+scatter_nd.batch = _batch_scatter_nd
+tensor_scatter_add.batch = _batch_tensor_scatter(tensor_scatter_add)
+tensor_scatter_update.batch = _batch_tensor_scatter(tensor_scatter_update)
+# only the index tuples are an operand (and so batched): the examples' winners are apart
+scatter_winners.batch = lambda args, dims, x_shape: (scatter_winners(
+    _with_example(args[0], dims[0], _batch_size(args, dims)),
+    x_shape=(_batch_size(args, dims),) + tuple(x_shape)), 0)
+
+
 # --- one_hot ------------------------------------------------------------------------------
 def _one_hot_impl(indices, on_value, off_value, depth, axis):
     xp = xp_of(indices)
@@ -230,6 +300,17 @@ def _one_hot_impl(indices, on_value, off_value, depth, axis):
 
 # No gradient, as MindSpore's OneHot (its bprop returns zeros for on_value and off_value).
 one_hot = Primitive("OneHot", _one_hot_impl, nondiff=True)
+
+
+def _batch_one_hot(args, dims, depth, axis):
+    (idx, on, off), (idd, ond, offd) = args, dims
+    if ond is not None or offd is not None:  # per-example on/off values: rare, one each
+        return per_example(one_hot, list(args), list(dims), {"depth": depth, "axis": axis},
+                     _batch_size(args, dims))
+    return one_hot(S.to_front(idx, idd), on, off, depth=depth, axis=axis + 1), 0
+
+
+one_hot.batch = _batch_one_hot
 
 
 # --- check_range --------------------------------------------------------------------------

@@ -9,9 +9,9 @@ from typing import Any
 import numpy as np
 
 from ...core.tensor import Tensor
-from ...prims import linalg as L
+from ...prims import matmul as MM
 from ...prims import structural as S
-from ...prims import linalg_ext as LX
+from ...prims import linalg as LA
 from ._args import _axis, _composite, _flag, _in_dtype, _is_int, _public_names, _tensor
 from .shape import reshape, transpose
 
@@ -26,18 +26,18 @@ def matmul(x: Any, y: Any, transpose_a: bool = False, transpose_b: bool = False)
         raise ValueError(f"For 'matmul', the inputs must not be scalars, but got shapes "
                          f"{list(a.shape)} and {list(b.shape)}.")
     if a.ndim >= 2 and b.ndim >= 2:
-        return L.mm(a, b, transpose_a, transpose_b)
+        return MM.mm(a, b, transpose_a, transpose_b)
     for flag, arg, t in ((transpose_a, "x", a), (transpose_b, "y", b)):
         if flag and t.ndim < 2:  # a vector has no second axis to swap with
             raise ValueError(f"For 'matmul', transposing '{arg}' needs a matrix (rank >= 2), "
                              f"but got shape {list(t.shape)}.")
     if transpose_a:
-        a = L.swap_last(a)
+        a = MM.swap_last(a)
     if transpose_b:
-        b = L.swap_last(b)
+        b = MM.swap_last(b)
     a2 = S.reshape(a, shape=(1,) + a.shape) if a.ndim == 1 else a
     b2 = S.reshape(b, shape=b.shape + (1,)) if b.ndim == 1 else b
-    out = L.matmul(a2, b2)
+    out = MM.matmul(a2, b2)
     if a.ndim == 1:  # drop the axis added to a (second to last), then the one added to b
         out = S.reshape(out, shape=out.shape[:-2] + out.shape[-1:])
     if b.ndim == 1:
@@ -65,7 +65,7 @@ def outer(x: Any, y: Any) -> Tensor:
     if x.ndim != 1 or y.ndim != 1:
         raise ValueError(f"For 'outer', 'x' and 'y' must be 1-D, but got shapes "
                          f"{list(x.shape)} and {list(y.shape)}.")
-    return L.matmul(S.reshape(x, shape=(x.size, 1)), S.reshape(y, shape=(1, y.size)))
+    return MM.matmul(S.reshape(x, shape=(x.size, 1)), S.reshape(y, shape=(1, y.size)))
 
 
 _LABELS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -141,7 +141,7 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     ts = [_tensor(o, "einsum", f"operands[{i}]") for i, o in enumerate(operands)]
     eq, targets = _einsum_normalize(equation, [t.shape for t in ts])
     ts = [t if t.shape == tgt else S.broadcast_to(t, shape=tgt) for t, tgt in zip(ts, targets)]
-    return LX.einsum(*ts, equation=eq)
+    return LA.einsum(*ts, equation=eq)
 
 
 def _square_batch(x: Tensor, op: str) -> None:
@@ -156,14 +156,14 @@ def inverse(input: Any) -> Tensor:
     """The inverse of a (batch of) square matrix."""
     x = _tensor(input, "inverse", "input")
     _square_batch(x, "inverse")
-    return LX.inverse(x)
+    return LA.inverse(x)
 
 
 def det(input: Any) -> Tensor:
     """The determinant of a (batch of) square matrix."""
     x = _tensor(input, "det", "input")
     _square_batch(x, "det")
-    return LX.det(x)
+    return LA.det(x)
 
 
 matrix_determinant = det
@@ -189,7 +189,7 @@ def solve(a: Any, b: Any) -> Tensor:
     if bm.dtype != a_.dtype:
         raise TypeError(f"For 'solve', 'a' and 'b' must have the same dtype, but got "
                         f"{a_.dtype} and {bm.dtype}.")
-    out = LX.solve(a_, bm)
+    out = LA.solve(a_, bm)
     return reshape(out, out.shape[:-1]) if vector else out
 
 
@@ -201,8 +201,8 @@ def cholesky(input_x: Any, upper: bool = False) -> Tensor:
     _square_batch(x, "cholesky")
     upper = _flag(upper, "cholesky", "upper")
     if not upper:
-        return LX.cholesky(x)
-    return L.swap_last(LX.cholesky(L.swap_last(x)))
+        return LA.cholesky(x)
+    return MM.swap_last(LA.cholesky(MM.swap_last(x)))
 
 
 def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any:
@@ -219,8 +219,8 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
     if x.dtype.np_dtype.kind != "f":
         raise TypeError(f"For 'svd', the input must be a float Tensor, but got {x.dtype}.")
     if not compute_uv:
-        return LX.svdvals(x)
-    return LX.svd(x, full_matrices=_flag(full_matrices, "svd", "full_matrices"))
+        return LA.svdvals(x)
+    return LA.svd(x, full_matrices=_flag(full_matrices, "svd", "full_matrices"))
 
 
 def _axes_pair(axes: Any, a: Tensor, b: Tensor) -> tuple:

@@ -19,7 +19,7 @@ from ...prims import reduce as R
 from ...prims import structural as S
 from ...prims import unary as U
 from ...prims import indexing as IX
-from ...prims import linalg_ext as LX
+from ...prims import linalg as LA
 from ...prims import products as PR
 from ...prims import reduce_fused as RF
 from ._args import (_axes, _axis, _axis_given, _composite, _flag, _in_dtype, _is_int, _near,
@@ -404,7 +404,7 @@ def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
     if ord in ("nuc", 2, -2):
         # the singular values of the matrices (row, col), moved to the last two axes
         perm = tuple(i for i in range(x.ndim) if i not in (row, col)) + (row, col)
-        sv = LX.svdvals(S.transpose(x, perm=perm) if perm != tuple(range(x.ndim)) else x)
+        sv = LA.svdvals(S.transpose(x, perm=perm) if perm != tuple(range(x.ndim)) else x)
         last = (sv.ndim - 1,)
         reduce = {"nuc": R.reduce_sum, 2: R.reduce_max, -2: R.reduce_min}[ord]
         out = reduce(sv, axis=last, keepdims=False)
