@@ -92,9 +92,20 @@ def with_dtype(t: Any, dtype: Any, op: str) -> Any:
     return t if t.dtype == want else t.astype(want)
 
 
+def promote(a: np.dtype, b: np.dtype) -> np.dtype:
+    """MindSpore's promotion of two dtypes: an integer or bool with a float gives that
+    float (``int32`` with ``float16`` is ``float16``); otherwise NumPy's rule."""
+    fa, fb = a.kind in "fc", b.kind in "fc"
+    if fa and not fb:
+        return a
+    if fb and not fa:
+        return b
+    return np.promote_types(a, b)
+
+
 def result_dtype(a: mstype.DType, b: mstype.DType) -> mstype.DType:
-    """NumPy's promotion of two tensor dtypes."""
-    return mstype.from_numpy(np.promote_types(a.np_dtype, b.np_dtype))
+    """MindSpore's promotion of two tensor dtypes (``promote``)."""
+    return mstype.from_numpy(promote(a.np_dtype, b.np_dtype))
 
 
 def is_float(t: Tensor) -> bool:

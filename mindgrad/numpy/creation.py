@@ -280,13 +280,12 @@ def diag_indices(n: int, ndim: int = 2) -> tuple:
 
 
 def indices(dimensions: Any, dtype: Any = mstype.int32, sparse: bool = False) -> Any:
-    """The grid of indices of an array of shape ``dimensions``: one array per axis,
-    stacked (or, ``sparse``, a tuple of broadcastable ones)."""
+    """The grid of indices of an array of shape ``dimensions``: one array per axis (of the
+    full shape, or with ``sparse`` broadcastable ones), in a tuple as MindSpore returns
+    them (NumPy stacks the full ones)."""
     dims = shape_arg(dimensions, "indices")
     grids = np.indices(dims, dtype=np_dtype(dtype, "indices"), sparse=bool(sparse))
-    if sparse:
-        return tuple(Tensor(g) for g in grids)
-    return Tensor(grids)
+    return tuple(Tensor(np.ascontiguousarray(g)) for g in grids)
 
 
 def meshgrid(*xi: Any, sparse: bool = False, indexing: str = "xy") -> tuple:

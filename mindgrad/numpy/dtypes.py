@@ -1,5 +1,6 @@
-"""Type promotion: ``result_type`` and ``promote_types`` with NumPy's rules on MindSpore
-dtypes (Python floats count as float32 and ints as int32, as in this module's arrays)."""
+"""Type promotion: ``result_type`` and ``promote_types`` with MindSpore's rules (an integer
+or bool with a float gives that float; otherwise NumPy's rule; Python floats count as
+float32 and ints as int32, as in this module's arrays)."""
 from __future__ import annotations
 
 from typing import Any
@@ -8,6 +9,7 @@ import numpy as np
 
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
+from ._utils import promote
 
 __all__ = ["promote_types", "result_type"]
 
@@ -32,8 +34,7 @@ def _np(t: Any, op: str) -> np.dtype:
 
 def promote_types(type1: Any, type2: Any) -> mstype.DType:
     """The smallest dtype both ``type1`` and ``type2`` convert to safely."""
-    return mstype.from_numpy(np.promote_types(_np(type1, "promote_types"),
-                                              _np(type2, "promote_types")))
+    return mstype.from_numpy(promote(_np(type1, "promote_types"), _np(type2, "promote_types")))
 
 
 def result_type(*arrays_and_dtypes: Any) -> mstype.DType:
@@ -42,5 +43,5 @@ def result_type(*arrays_and_dtypes: Any) -> mstype.DType:
         raise ValueError("For 'result_type', at least one argument is needed.")
     out = _np(arrays_and_dtypes[0], "result_type")
     for t in arrays_and_dtypes[1:]:
-        out = np.promote_types(out, _np(t, "result_type"))
+        out = promote(out, _np(t, "result_type"))
     return mstype.from_numpy(out)

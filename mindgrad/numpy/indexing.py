@@ -27,6 +27,8 @@ def _index_tensor(i: Any, op: str, arg: str = "indices") -> Tensor:
 
 def _fix_mode(idx: Tensor, n: int, mode: str, op: str) -> Tensor:
     if mode == "clip":
+        # as in MindSpore, a negative index counts from the end before clipping
+        idx = ops.where(ops.lt(idx, ops.zeros_like(idx)), idx + n, idx)
         return ops.clip(idx, 0, n - 1)
     if mode == "wrap":
         return ops.remainder(idx, n)
@@ -41,7 +43,8 @@ def _fix_mode(idx: Tensor, n: int, mode: str, op: str) -> Tensor:
 
 def take(a: Any, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
     """The elements of ``a`` at ``indices`` along ``axis`` (of the flattened array when
-    None); out-of-range indices are clipped (``mode='clip'``) or wrapped (``'wrap'``)."""
+    None); out-of-range indices are clipped (``mode='clip'``, negative ones counting from
+    the end first, as in MindSpore) or wrapped (``'wrap'``)."""
     t = to_tensor(a, "take", "a")
     idx = _index_tensor(indices, "take")
     if axis is None:
@@ -131,15 +134,13 @@ def where(condition: Any, x: Any = None, y: Any = None) -> Any:
 
 
 def unique(x: Any, return_inverse: bool = False) -> Any:
-    """The sorted unique elements of the flattened ``x`` (and with ``return_inverse`` the
-    index into them of each element)."""
+    """The unique elements of the flattened ``x`` in the order of their first occurrence,
+    as MindSpore's CPU build gives them (NumPy sorts them); with ``return_inverse`` also
+    the index into them of each element."""
     t = ops.reshape(to_tensor(x, "unique", "x"), (-1,))
-    vals, inv = np.unique(t.asnumpy(), return_inverse=True)
-    out = ops.gather(t, Tensor(np.array([np.flatnonzero(inv == k)[0] for k in
-                                         range(vals.size)], np.int64)), 0) \
-        if vals.size else t
+    out, inv = ops.unique(t)
     if return_inverse:
-        return out, Tensor(inv.reshape(-1).astype(np.int32))
+        return out, inv.astype(mstype.int32)
     return out
 
 

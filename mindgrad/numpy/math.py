@@ -129,8 +129,10 @@ divide = _binary("divide", ops.div, "The elementwise true quotient ``x1 / x2``."
 true_divide = _binary("true_divide", ops.div, "The elementwise true quotient ``x1 / x2``.")
 floor_divide = _binary("floor_divide", ops.floor_divide, "The elementwise ``x1 // x2``.")
 power = _binary("power", ops.pow, "The elementwise ``x1 ** x2``.")
-float_power = _binary("float_power", ops.float_power,
-                      "The elementwise ``x1 ** x2`` computed in float64.")
+float_power = _binary("float_power", ops.pow,
+                      "The elementwise ``x1 ** x2`` in floating point (integers as float32; "
+                      "MindSpore keeps float32, where NumPy computes in float64).",
+                      floats=True)
 mod = _binary("mod", ops.remainder,
               "The elementwise remainder of floor division (the sign of ``x2``).")
 remainder = _binary("remainder", ops.remainder,

@@ -245,7 +245,9 @@ def _arg(a: Any, axis: Any, op: str, largest: bool) -> Tensor:
     if t.dtype == mstype.bool_:
         t = t.astype(mstype.int32)
     out = ops.argmax(t, ax) if largest else ops.argmin(t, ax)
-    return out.astype(mstype.int64) if out.dtype != mstype.int64 else out
+    # MindSpore's numpy gives int64 indices for argmax and int32 for argmin
+    want = mstype.int64 if largest else mstype.int32
+    return out if out.dtype == want else out.astype(want)
 
 
 def argmax(a: Any, axis: Any = None) -> Tensor:
@@ -254,7 +256,8 @@ def argmax(a: Any, axis: Any = None) -> Tensor:
 
 
 def argmin(a: Any, axis: Any = None) -> Tensor:
-    """The index of the (first) minimum along ``axis`` (of the flattened input without)."""
+    """The index of the (first) minimum along ``axis`` (of the flattened input without);
+    int32, where ``argmax`` gives int64, as in MindSpore."""
     return _arg(a, axis, "argmin", False)
 
 

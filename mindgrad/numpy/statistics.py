@@ -12,7 +12,6 @@ from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from .. import ops
 from ._utils import as_float, common, to_tensor, with_dtype
-from .indexing import unique
 
 __all__ = ["cov", "corrcoef", "bincount", "histogram_bin_edges", "histogram", "histogram2d",
            "histogramdd", "intersect1d", "setdiff1d"]
@@ -205,7 +204,9 @@ def intersect1d(ar1: Any, ar2: Any, assume_unique: bool = False,
 
 def setdiff1d(ar1: Any, ar2: Any, assume_unique: bool = False) -> Tensor:
     """The sorted unique values of ``ar1`` that are not in ``ar2``."""
-    a = unique(ar1)
+    a = ops.reshape(to_tensor(ar1, "setdiff1d", "ar1"), (-1,))
+    vals, first = np.unique(a.asnumpy(), return_index=True)
+    a = ops.gather(a, Tensor(first.astype(np.int64)), 0)
     b = ops.reshape(to_tensor(ar2, "setdiff1d", "ar2"), (-1,))
     keep = ~np.isin(a.asnumpy(), b.asnumpy())
     return ops.gather(a, Tensor(np.flatnonzero(keep).astype(np.int64)), 0)
