@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import os
-import sys
 from typing import Any, Callable
 
 from .core.config import GRAPH_MODE, PYNATIVE_MODE, array_module, is_graph_mode  # noqa: F401

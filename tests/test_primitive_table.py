@@ -8,9 +8,9 @@
   float64), to order 2 in CI and order 3 with ``-m slow``; float32 derivatives keep float32
   and agree with float64; ``jacfwd`` / ``jacrev`` against numerical Jacobians;
 - GRAPH mode (compiled) equal to PYNATIVE, forward and gradients;
-- vmap against a Python loop over the examples (every input mapped, only the first one
-  mapped, per-example first and second derivatives), and only the primitives allowed to
-  (``BATCH_LOOP``) running one call per example;
+- vmap against a Python loop over the examples (every input mapped on its first or on its
+  last axis, only the first input mapped, per-example first and second derivatives), with
+  only the primitives allowed to (``BATCH_LOOP``) running one call per example;
 - jet (Taylor mode) of the row's function and of its gradient along a line ``x + t u``
   against nested forward-mode derivatives (orders 2 and 1 in CI, 4 and 3 with ``-m slow``).
 
@@ -203,7 +203,8 @@ def _loop(fn, stacked: list, in_axes: tuple) -> list:
     """One call of ``fn`` per example, its outputs stacked: what vmap must give."""
     rows = []
     for b in range(BATCH):
-        args = [ms.Tensor(a if ax is None else a[b]) for a, ax in zip(stacked, in_axes)]
+        args = [ms.Tensor(a if ax is None else np.take(a, b, ax))
+                for a, ax in zip(stacked, in_axes)]
         rows.append([o.asnumpy() for o in _outs(fn(*args))])
     return [np.stack(col) for col in zip(*rows)]
 
@@ -249,6 +250,9 @@ def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
     stacked = _stacked(case)
     n = len(stacked)
     _check_vmap(case.fn, stacked, (0,) * n, "every input mapped")
+    # the batch axis last: the rules that move it in front (or leave it where it is)
+    last = tuple(a.ndim - 1 for a in stacked)
+    _check_vmap(case.fn, [np.moveaxis(a, 0, -1) for a in stacked], last, "mapped on the last axis")
     if n > 1:  # the others shared by every example: a batch rule meets unbatched operands
         first_only = [stacked[0]] + [a[0] for a in stacked[1:]]
         _check_vmap(case.fn, first_only, (0,) + (None,) * (n - 1), "first input mapped")
@@ -428,3 +432,58 @@ def test_integer_inputs_refused_where_mindspore_refuses() -> None:
             case.fn(*ints)
         checked += 1
     assert checked >= len(refusals)
+
+
+# --- fused primitives against the composites they stand for --------------------------------
+FUSED = [c for c in CASES if c.prim in registered() and "composite" in registered()[c.prim].hints]
+
+
+def _calls_of(prim: Primitive, case: Case, monkeypatch) -> list:
+    """The ``(args, params)`` of every eager call of ``prim`` while the row's function runs."""
+    import mindgrad.core.primitive as core
+
+    calls, eager = [], core.eager
+
+    def spy(p, args, params):
+        if p is prim:
+            calls.append((list(args), dict(params)))
+        return eager(p, args, params)
+
+    monkeypatch.setattr(core, "eager", spy)
+    case.fn(*[ms.Tensor(a) for a in _inputs(case)])
+    monkeypatch.setattr(core, "eager", eager)
+    return calls
+
+
+@pytest.mark.parametrize("case", FUSED, ids=[c.name for c in FUSED])
+def test_fused_primitive_agrees_with_its_composite(case: Case, monkeypatch) -> None:
+    """A fused primitive (one pass where a chain of operations would take several) must give
+    the values and first derivatives of the composite named in its ``hints``."""
+    prim = registered()[case.prim]
+    composite = prim.hints["composite"]
+    calls = _calls_of(prim, case, monkeypatch)
+    assert calls, f"{case.name} never calls {case.prim}"
+    for args, params in calls:
+        floats = [i for i, a in enumerate(args)
+                  if isinstance(a, ms.Tensor) and a.dtype in (ms.float32, ms.float64)]
+
+        def through(fn):
+            def f(*xs):
+                full = list(args)
+                for i, x in zip(floats, xs):
+                    full[i] = x
+                out = fn(*full, **params)
+                return (out * out).sum()  # a scalar that depends on every output element
+            return f
+
+        xs = [args[i] for i in floats]
+        np.testing.assert_allclose(prim(*args, **params).asnumpy(),
+                                   composite(*args, **params).asnumpy(), rtol=1e-12, atol=1e-12)
+        want = ms.grad(through(composite), tuple(range(len(xs))))(*xs)
+        got = ms.grad(through(prim), tuple(range(len(xs))))(*xs)
+        for g, w in zip(_as_list(got), _as_list(want)):
+            np.testing.assert_allclose(g.asnumpy(), w.asnumpy(), rtol=1e-10, atol=1e-12)
+
+
+def test_fused_rows_exist() -> None:
+    assert {c.prim for c in FUSED} >= {"ReduceVar", "ReduceNorm", "Softmax"}

@@ -87,7 +87,6 @@ def reduce(tensor: Tensor, dst: int, op: str = ReduceOp.SUM,
 
 
 def _group_rank(group: str, world_rank: int) -> int:
-
     return get_group_rank_from_world_rank(world_rank, group)
 
 

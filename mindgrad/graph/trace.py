@@ -14,7 +14,7 @@ from ..core import fp_warnings
 from ..core.device import check_same_device
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer, graph_tracing
+from ..core.primitive import Primitive, Trace, Tracer
 from ..prims.control import guard as GUARD
 
 
@@ -161,10 +161,3 @@ class GraphTrace(Trace):
         t = self.lift(value) if isinstance(value, Tensor) else self.lift(Tensor(value))
         self.assigns[id(param)] = (param, t.var)
         self._memo[id(param)] = (param, t)
-
-
-
-
-def current_graph_trace() -> GraphTrace | None:
-    d = graph_tracing()
-    return d if isinstance(d, GraphTrace) else None

@@ -9,10 +9,9 @@ from typing import Any, Callable
 
 import numpy as np
 
-from ..core.tensor import Tensor
 from ..ad.taylor import taylor_call
-from ..core.primitive import Deferred, Primitive
-from ._util import checked_binary, filled_view, xp_of
+from ..core.primitive import Primitive
+from ._util import checked_binary, xp_of
 from . import compare as C
 from . import structural as S
 from .structural import add_if, bilinear, coeff_at, series_order
@@ -198,10 +197,6 @@ _selection_rules(minimum, greater=False)
 
 floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), nondiff=True)
 
-# x mod y = x - floor(x / y) * y: slope 1 in x and -floor(x / y) in y between its jumps (the
-# gradient MindSpore's FloorMod has).
-floor_mod = Primitive("FloorMod", checked_binary("FloorMod", np.mod))
-
 
 def _floor_quotient(x, y, ans):
     """floor(x / y) from the remainder ``ans``: (x - ans) / y is that integer up to rounding
@@ -210,16 +205,10 @@ def _floor_quotient(x, y, ans):
     return U.round_(div(sub(x, ans), y))
 
 
-floor_mod.vjp = (lambda g, ans, x, y: S.unbroadcast(g, x),
-                 lambda g, ans, x, y: S.unbroadcast(neg(mul(g, _floor_quotient(x, y, ans))), y))
-floor_mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
-                 lambda t, ans, x, y: S.broadcast_like(neg(mul(t, _floor_quotient(x, y, ans))),
-                                                       ans))
-
-# The truncated remainder x - y * trunc(x / y) (C's fmod: the sign of x), computed exactly
-# by np.fmod. The quotient is piecewise constant, so the derivatives are 1 for x and
-# -trunc(x / y) for y.
-mod = Primitive("Mod", checked_binary("Mod", np.fmod))
+# x mod y = x - floor(x / y) * y: slope 1 in x and -floor(x / y) in y between its jumps (the
+# gradient MindSpore's FloorMod has).
+floor_mod = S.binary("FloorMod", np.mod, lambda v, x, y, ans: v,
+                     lambda v, x, y, ans: neg(mul(v, _floor_quotient(x, y, ans))))
 
 
 def _trunc_quotient(x, y):
@@ -227,10 +216,12 @@ def _trunc_quotient(x, y):
     return mul(U.sign(q), U.floor(U.abs_(q)))
 
 
-mod.vjp_all = lambda g, ans, x, y: binary_cotangents(x, y, g,
-                                               lambda: neg(mul(g, _trunc_quotient(x, y))))
-mod.jvp = (lambda t, ans, x, y: S.broadcast_like(t, ans),
-           lambda t, ans, x, y: S.broadcast_like(neg(mul(t, _trunc_quotient(x, y))), ans))
+# The truncated remainder x - y * trunc(x / y) (C's fmod: the sign of x), computed exactly
+# by np.fmod. The quotient is piecewise constant, so the derivatives are 1 for x and
+# -trunc(x / y) for y.
+mod = S.binary("Mod", np.fmod, lambda v, x, y, ans: v,
+               lambda v, x, y, ans: neg(mul(v, _trunc_quotient(x, y))))
+
 
 atan2 = Primitive("Atan2", checked_binary("Atan2", np.arctan2))
 

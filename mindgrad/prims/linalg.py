@@ -158,7 +158,6 @@ def _einsum_operand_ct(g, ans, operands, equation: str, i: int):
 
 
 def _eye(n: int, dtype, like):
-
     return Tensor._wrap(xp_of(getattr(like, "_data", like)).eye(n, dtype=dtype))
 
 

@@ -72,3 +72,13 @@ softmax_cross_entropy.jvp = (
     lambda t, ans, x, y: _sum_last(A.mul(t, _d_labels(x))),
 )
 softmax_cross_entropy.batch = _batch
+
+
+def _composite(logits: Any, labels: Any) -> Any:
+    """What the fused primitive computes: ``sum(y) lse(x) - sum(y x)`` over the last axis."""
+    lse = A.add(_d_labels(logits), logits)  # lse(x), broadcast along the last axis
+    return A.sub(_sum_last(A.mul(labels, lse)), _sum_last(A.mul(labels, logits)))
+
+
+softmax_cross_entropy.hints["composite"] = _composite
+

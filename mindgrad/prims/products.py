@@ -343,7 +343,6 @@ prod_others.batch = lambda args, dims, axis: (
 def _from_jvp(prim):
     """Taylor mode through the primitive's own forward rules (the generic construction)."""
     def rule(primals, series, **params):
-
         return from_jvp(prim)(primals, series, **params)
 
     return rule

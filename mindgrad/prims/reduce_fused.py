@@ -128,7 +128,6 @@ reduce_norm.jvp = (lambda t, ans, x, axis, keepdims:
 
 
 def _norm_composite(x, axis, keepdims):
-
     return U.sqrt(R.reduce_sum(A.mul(x, x), axis=axis, keepdims=keepdims))
 
 
@@ -159,7 +158,6 @@ softmax.jvp = (lambda t, ans, x, axis: _softmax_lin(t, ans, axis),)
 
 
 def _softmax_composite(x, axis):
-
     e = U.exp(A.sub(x, S.stop_gradient(R.reduce_max(x, axis=axis, keepdims=True))))
     return A.div(e, R.reduce_sum(e, axis=axis, keepdims=True))
 
@@ -185,7 +183,6 @@ softmax.batch = lambda args, dims, axis: (
 def _via(composite):
     """Taylor mode through the composite the primitive stands for (the same function)."""
     def rule(primals, series, **params):
-
         return taylor_call(lambda x: composite(x, **params), primals, series,
                            S.series_order(series))
 
@@ -196,3 +193,11 @@ centered.taylor = S.linear(centered)
 reduce_var.taylor = _via(_var_composite)
 reduce_norm.taylor = _via(_norm_composite)
 softmax.taylor = _via(_softmax_composite)
+
+# The composites these fused primitives stand for: the primitive table checks that each
+# agrees with its composite in value and derivatives.
+centered.hints["composite"] = lambda x, axis: A.sub(
+    x, A.div(R.reduce_sum(x, axis=axis, keepdims=True), R.count(S.shape_of(x), axis)))
+reduce_var.hints["composite"] = _var_composite
+reduce_norm.hints["composite"] = _norm_composite
+softmax.hints["composite"] = _softmax_composite

@@ -550,6 +550,21 @@ def binary_cotangents(x, y, gx, gy) -> list:
             Deferred(lambda: unbroadcast(gy(), y)) if isinstance(y, Tensor) else None]
 
 
+def binary(name: str, fn: Callable, dx: Callable, dy: Callable, **kw: Any) -> Primitive:
+    """A broadcasting binary primitive from its NumPy function and its two partial
+    derivatives in "apply" form: ``dx(v, x, y, ans)`` is ``v * df/dx`` (``dy`` likewise),
+    written with primitives. Gives the reverse rule (x's cotangent formed at once, y's only
+    if y needs one, each reduced to its input's shape), the forward rule and the batching
+    rule; Taylor mode derives its rule from the forward rule."""
+    p = Primitive(name, checked_binary(name, fn), **kw)
+    p.vjp_all = lambda g, ans, x, y: binary_cotangents(x, y, dx(g, x, y, ans),
+                                                        lambda: dy(g, x, y, ans))
+    p.jvp = (lambda t, ans, x, y: broadcast_like(dx(t, x, y, ans), ans),
+             lambda t, ans, x, y: broadcast_like(dy(t, x, y, ans), ans))
+    p.batch = elementwise(p)
+    return p
+
+
 add = Primitive("Add", checked_binary("Add", np.add), expr="{0} + {1}",
                 hints={"neutral": {1: 0, 0: 0}, "commutative": True})
 add.vjp = (lambda g, ans, x, y: unbroadcast(g, x), lambda g, ans, x, y: unbroadcast(g, y))
