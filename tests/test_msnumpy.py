@@ -29,6 +29,11 @@ CASES = {c.name: c for c in NC.CASES}
 # numerically in test_derivatives instead.
 MINDSPORE_GRAD_FAILS = {"np_flip", "np_rot90", "np_interp"}
 
+# Calls MindSpore 2.10 refuses that mindgrad computes as NumPy does: case -> NumPy reference
+MINDSPORE_REFUSES = {
+    "v_count_nonzero_bool": lambda x: np.count_nonzero(x, 0).astype(np.int32),
+}
+
 # Gradients where MindSpore 2.10 is wrong and mindgrad keeps the exact derivative (checked
 # numerically in test_derivatives): case -> {gradient index: why}
 MINDSPORE_WRONG = {
@@ -82,13 +87,17 @@ def _outs(out) -> tuple:
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_against_mindspore(name: str) -> None:
     case, rec = CASES[name], RECORDS[name]
-    assert "error" not in rec, rec.get("error")
     inputs = [decode(r) for r in rec["inputs"]]
     for mine, stored in zip(case.inputs, inputs):
         np.testing.assert_array_equal(mine, stored)
     ms.set_seed(0)
     ts = [Tensor(x) for x in inputs]
     outs = _outs(case.fn(ms, ops, *ts))
+    if "error" in rec:
+        assert name in MINDSPORE_REFUSES, rec["error"]
+        want = MINDSPORE_REFUSES[name](*inputs)
+        _same(outs[0].asnumpy(), want, f"{name} against NumPy", case.rtol, True)
+        return
     assert len(outs) == len(rec["outputs"])
     for k, (o, r) in enumerate(zip(outs, rec["outputs"])):
         want = decode(r)

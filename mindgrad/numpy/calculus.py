@@ -134,9 +134,9 @@ def interp(x: Any, xp: Any, fp: Any, left: Any = None, right: Any = None) -> Ten
     if n == 1:
         out = ops.full_like(xv, 0.0) + fs[0]
     else:
-        # the segment of each x: the number of xp below it, kept within the interior
-        k = ops.sum(ops.le(xs, ops.expand_dims(xv, -1)).astype(xv.dtype), -1)
-        k = ops.clip(k, 1.0, float(n - 1)).astype(mstype.int64)
+        # the segment of each x: the number of xp at or below it, kept within the interior
+        k = ops.searchsorted(xs, xv, right=True)
+        k = ops.clip(k, 1, n - 1).astype(mstype.int64)
         x0, x1 = ops.gather(xs, k - 1, 0), ops.gather(xs, k, 0)
         f0, f1 = ops.gather(fs, k - 1, 0), ops.gather(fs, k, 0)
         out = f0 + (f1 - f0) * (xv - x0) / (x1 - x0)

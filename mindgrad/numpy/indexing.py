@@ -138,9 +138,15 @@ def unique(x: Any, return_inverse: bool = False) -> Any:
     as MindSpore's CPU build gives them (NumPy sorts them); with ``return_inverse`` also
     the index into them of each element."""
     t = ops.reshape(to_tensor(x, "unique", "x"), (-1,))
-    out, inv = ops.unique(t)
+    # the positions are read from the values; the result gathers them, so a gradient
+    # reaches the first occurrence of each value
+    _, first, inv = np.unique(t.asnumpy(), return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    out = ops.gather(t, Tensor(first[order].astype(np.int64)), 0)
     if return_inverse:
-        return out, inv.astype(mstype.int32)
+        rank = np.empty_like(order)
+        rank[order] = np.arange(order.size)
+        return out, Tensor(rank[inv.reshape(-1)].astype(np.int32))
     return out
 
 
@@ -199,9 +205,7 @@ def searchsorted(a: Any, v: Any, side: str = "left", sorter: Any = None) -> Tens
                        0)
     vals = to_tensor(v, "searchsorted", "v")
     s, vals = common([s, vals])
-    ref = ops.expand_dims(vals, -1)
-    hits = ops.le(s, ref) if side == "right" else ops.lt(s, ref)
-    return ops.sum(hits.astype(mstype.int32), -1).astype(mstype.int32)
+    return ops.searchsorted(s, vals, right=side == "right", out_int32=True)
 
 
 def digitize(x: Any, bins: Any, right: bool = False) -> Tensor:
@@ -213,7 +217,7 @@ def digitize(x: Any, bins: Any, right: bool = False) -> Tensor:
     if increasing:
         return searchsorted(b, t, "left" if right else "right")
     n = b.shape[0]
-    return n - searchsorted(ops.flip(b, (0,)), t, "right" if right else "left")
+    return n - searchsorted(ops.flip(b, (0,)), t, "left" if right else "right")
 
 
 def diagonal(a: Any, offset: int = 0, axis1: int = 0, axis2: int = 1) -> Tensor:

@@ -148,9 +148,13 @@ def _nan_filled(a: Any, value: float, op: str) -> tuple:
 
 
 def nansum(a: Any, axis: Any = None, dtype: Any = None, keepdims: bool = False) -> Tensor:
-    """The sum over ``axis`` counting NaNs as zero."""
+    """The sum over ``axis`` counting NaNs as zero (integers keep their dtype, as in
+    MindSpore, where ``sum`` gives int64)."""
     t, _ = _nan_filled(a, 0.0, "nansum")
-    return sum(t, axis, dtype, keepdims)
+    out = sum(t, axis, None, keepdims)
+    if dtype is None and not is_float(t) and t.dtype != mstype.bool_:
+        out = out.astype(t.dtype)
+    return with_dtype(out, dtype, "nansum")
 
 
 def _nan_count(t: Tensor, mask: Any, ax: tuple, keepdims: bool) -> Tensor:

@@ -87,9 +87,12 @@ def bincount(x: Any, weights: Any = None, minlength: int = 0, length: Any = None
     if w.shape != t.shape:
         raise ValueError(f"For 'bincount', 'weights' must have the shape of 'x' {t.shape}, "
                          f"but got {w.shape}.")
-    onehot = ops.equal(ops.expand_dims(t, -1),
-                       Tensor(np.arange(n, dtype=v.dtype))).astype(w.dtype)
-    return ops.sum(onehot * ops.expand_dims(w, -1), 0)
+    if v.size and int(v.max()) >= n:  # values beyond an explicit length are dropped
+        keep = ops.lt(t, ops.full_like(t, n))
+        t = ops.where(keep, t, ops.zeros_like(t))
+        w = ops.where(keep, w, ops.zeros_like(w))
+    return ops.tensor_scatter_add(ops.zeros((n,), w.dtype), ops.reshape(
+        t.astype(mstype.int64), (-1, 1)), w)
 
 
 def _range(a: np.ndarray, rng: Any) -> tuple:
@@ -121,7 +124,7 @@ def histogram_bin_edges(a: Any, bins: Any = 10, range: Any = None,  # noqa: A002
 def _bin_index(t: Tensor, edges: Tensor) -> Tensor:
     """The bin of each value (the last bin closed), -1 outside the edges."""
     nb = edges.shape[0] - 1
-    k = ops.sum(ops.le(edges, ops.expand_dims(t, -1)).astype(mstype.int32), -1) - 1
+    k = ops.searchsorted(edges, t, right=True, out_int32=True) - 1
     k = ops.where(ops.eq(t, edges[-1]), ops.full_like(k, nb - 1), k)
     out = ops.logical_or(ops.lt(t, edges[0]), ops.gt(t, edges[-1]))
     return ops.where(out, ops.full_like(k, -1), k)
@@ -150,8 +153,8 @@ def _counts(idx: list, nbins: list, weights: Any, ref: Tensor, op: str) -> Tenso
         flat = flat * n + ops.clip(k, 0, None)
     total = int(np.prod(nbins))
     w = ops.where(inside, w, ops.zeros_like(w))
-    onehot = ops.equal(ops.expand_dims(flat, -1), Tensor(np.arange(total, dtype=np.int32)))
-    counts = ops.sum(onehot.astype(w.dtype) * ops.expand_dims(w, -1), 0)
+    counts = ops.tensor_scatter_add(ops.zeros((total,), w.dtype),
+                                    ops.reshape(flat.astype(mstype.int64), (-1, 1)), w)
     return ops.reshape(counts, tuple(nbins))
 
 
