@@ -243,11 +243,7 @@ def clip(x: Any, xmin: Any, xmax: Any, dtype: Any = None) -> Tensor:
     t = to_tensor(x, "clip", "x")
     lo = None if xmin is None else operand(xmin, "clip", "xmin")
     hi = None if xmax is None else operand(xmax, "clip", "xmax")
-    out = t
-    if lo is not None:
-        out = ops.maximum(out, lo)
-    if hi is not None:
-        out = ops.minimum(out, hi)
+    out = ops.clip(t, lo, hi)
     if dtype is None and not is_float(t) and out.dtype != t.dtype:
         out = out.astype(t.dtype)
     return with_dtype(out, dtype, "clip")

@@ -92,11 +92,10 @@ def min(a: Any, axis: Any = None, keepdims: bool = False, initial: Any = None,  
 
 def _var(t: Tensor, ax: tuple, ddof: int, keepdims: bool) -> Tensor:
     t = as_float(t)
-    n = int(np.prod([t.shape[i] for i in ax])) if ax else 1
-    mu = ops.mean(t, ax, True) if ax else t
-    d = t - mu
-    ss = ops.sum(d * d, ax, bool(keepdims)) if ax else d * d
-    return ss / float(n - ddof)
+    if not ax:  # no axis reduced: each element is its own mean
+        d = t - t
+        return d * d / float(1 - ddof)
+    return ops.var(t, ax, ddof, bool(keepdims))
 
 
 def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
@@ -108,7 +107,10 @@ def var(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tens
 def std(x: Any, axis: Any = None, ddof: int = 0, keepdims: bool = False) -> Tensor:
     """The standard deviation over ``axis`` with ``ddof`` delta degrees of freedom."""
     t = to_tensor(x, "std", "x")
-    return ops.sqrt(_var(t, _reduce_axes(t, axis, "std"), int(ddof), keepdims))
+    ax = _reduce_axes(t, axis, "std")
+    if not ax:
+        return ops.sqrt(_var(t, ax, int(ddof), keepdims))
+    return ops.std(as_float(t), ax, int(ddof), bool(keepdims))
 
 
 def ptp(x: Any, axis: Any = None, keepdims: bool = False) -> Tensor:
