@@ -44,7 +44,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
         avg = ops.mean(x, 1, True)
         fact = float(n - ddof)
         xc = x - avg
-        out = ops.matmul(xc, ops.transpose(xc, (1, 0))) / fact
+        out = ops.matmul(xc, xc, False, True) / fact
     else:
         w_sum = ops.sum(w)
         avg = ops.sum(x * w, 1, True) / w_sum
@@ -53,7 +53,7 @@ def cov(m: Any, y: Any = None, rowvar: bool = True, bias: bool = False, ddof: An
         else:
             fact = w_sum - float(ddof) * ops.sum(w * a) / w_sum
         xc = x - avg
-        out = ops.matmul(xc * w, ops.transpose(xc, (1, 0))) / fact
+        out = ops.matmul(xc * w, xc, False, True) / fact
     if out.shape == (1, 1):
         out = ops.reshape(out, ())
     return with_dtype(out, dtype, "cov")
