@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -58,6 +59,13 @@ def test_every_mindspore_name_exists() -> None:
     missing = [n for n in names if not hasattr(mnp, n)]
     assert not missing, missing
     assert sorted(mnp.__all__) == sorted(names)
+    sys.path.insert(0, os.path.join(HERE, "..", "tools"))
+    try:
+        import coverage_report
+    finally:
+        sys.path.pop(0)
+    have, missing = coverage_report.coverage("numpy")
+    assert len(have) == 249 and not missing
 
 
 def test_cases_cover_most_functions() -> None:
