@@ -241,6 +241,17 @@ def test_python_valued_functions() -> None:
     assert v.asnumpy().tolist() == [3, 4] and ia.asnumpy().tolist() == [2, 0]
 
 
+def test_gcd_lcm_against_numpy() -> None:
+    """Negative operands included (MindSpore 2.10 gives gcd(-12, 8) = 8)."""
+    a = np.array([-12, 0, 7, 9, -4, 0], np.int32)
+    b = np.array([8, 0, -21, 6, -6, 5], np.int32)
+    np.testing.assert_array_equal(mnp.gcd(Tensor(a), Tensor(b)).asnumpy(), np.gcd(a, b))
+    np.testing.assert_array_equal(mnp.lcm(Tensor(a), Tensor(b)).asnumpy(), np.lcm(a, b))
+    big = np.array([2 ** 40, 3 ** 30], np.int64)
+    np.testing.assert_array_equal(mnp.gcd(Tensor(big), Tensor(big[::-1].copy())).asnumpy(),
+                                  np.gcd(big, big[::-1]))
+
+
 def test_seeded_random() -> None:
     ms.set_seed(3)
     first = [mnp.rand(2, 2).asnumpy(), mnp.randn((3,)).asnumpy(), mnp.randint(5, shape=(4,))]

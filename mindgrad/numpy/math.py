@@ -67,6 +67,21 @@ def _sign(t: Tensor) -> Tensor:
     return ops.sign(as_float(t))
 
 
+def _exp2(t: Tensor) -> Tensor:
+    if is_float(t):
+        return ops.exp2(t)
+    # MindSpore's numpy keeps an integer input's dtype (negative powers truncate to 0)
+    return ops.trunc(ops.exp2(t.astype(mstype.float32))).astype(t.dtype)
+
+
+def _copysign(a: Any, b: Any) -> Tensor:
+    out = ops.copysign(as_float(a) if isinstance(a, Tensor) else float(a),
+                       as_float(b) if isinstance(b, Tensor) else float(b))
+    if isinstance(a, Tensor) and a.dtype.np_dtype.kind in "iu":
+        return out.astype(a.dtype)  # MindSpore keeps an integer magnitude's dtype
+    return out
+
+
 def _reciprocal(t: Tensor) -> Tensor:
     if is_float(t):
         return ops.reciprocal(t)
@@ -86,7 +101,8 @@ sqrt = _unary("sqrt", ops.sqrt, "The elementwise non-negative square root.")
 cbrt = _unary("cbrt", _cbrt, "The elementwise real cube root.")
 reciprocal = _unary("reciprocal", _reciprocal, "The elementwise ``1 / x``.", floats=False)
 exp = _unary("exp", ops.exp, "The elementwise exponential.")
-exp2 = _unary("exp2", ops.exp2, "The elementwise ``2 ** x``.")
+exp2 = _unary("exp2", _exp2, "The elementwise ``2 ** x`` (integers stay integers).",
+              floats=False)
 expm1 = _unary("expm1", ops.expm1, "The elementwise ``exp(x) - 1``, exact for small x.")
 log = _unary("log", ops.log, "The elementwise natural logarithm.")
 log2 = _unary("log2", ops.log2, "The elementwise base-2 logarithm.")
@@ -144,8 +160,9 @@ minimum = _binary("minimum", ops.minimum, "The elementwise smaller value.")
 arctan2 = _binary("arctan2", ops.atan2, "The elementwise angle of the point ``(x2, x1)``.",
                   floats=True)
 hypot = _binary("hypot", ops.hypot, "The elementwise ``sqrt(x1**2 + x2**2)``.", floats=True)
-copysign = _binary("copysign", ops.copysign,
-                   "The magnitude of ``x1`` with the sign of ``x2``.", floats=True)
+copysign = _binary("copysign", _copysign,
+                   "The magnitude of ``x1`` with the sign of ``x2`` (of ``x1``'s dtype when it "
+                   "is an integer).")
 heaviside = _binary("heaviside", ops.heaviside,
                     "The Heaviside step of ``x1``; ``x2`` where ``x1`` is zero.", floats=True)
 logaddexp = _binary("logaddexp", ops.logaddexp, "The elementwise ``log(exp(x1) + exp(x2))``.",
