@@ -174,8 +174,7 @@ def linspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True,
     element along ``axis``); float32 by default; ``retstep`` also returns the spacing."""
     num = _count(num, "linspace")
     out, step = _spaced(start, stop, num, endpoint, axis, "linspace")
-    if dtype is not None and np_dtype(dtype, "linspace").kind in "iu":
-        out = ops.floor(out)
+    # an integer dtype truncates toward zero, as MindSpore's cast does (NumPy 2 floors)
     out = with_dtype(out, dtype, "linspace")
     return (out, step) if retstep else out
 

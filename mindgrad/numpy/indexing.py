@@ -25,10 +25,10 @@ def _index_tensor(i: Any, op: str, arg: str = "indices") -> Tensor:
     return t
 
 
-def _fix_mode(idx: Tensor, n: int, mode: str, op: str) -> Tensor:
+def _fix_mode(idx: Tensor, n: int, mode: str, op: str, from_end: bool = False) -> Tensor:
     if mode == "clip":
-        # as in MindSpore, a negative index counts from the end before clipping
-        idx = ops.where(ops.lt(idx, ops.zeros_like(idx)), idx + n, idx)
+        if from_end:  # MindSpore's take counts a negative index from the end first
+            idx = ops.where(ops.lt(idx, ops.zeros_like(idx)), idx + n, idx)
         return ops.clip(idx, 0, n - 1)
     if mode == "wrap":
         return ops.remainder(idx, n)
@@ -50,7 +50,7 @@ def take(a: Any, indices: Any, axis: Any = None, mode: str = "clip") -> Tensor:
     if axis is None:
         t, axis = ops.reshape(t, (-1,)), 0
     ax = axis_arg(axis, t.ndim, "take")
-    idx = _fix_mode(idx, t.shape[ax], mode, "take")
+    idx = _fix_mode(idx, t.shape[ax], mode, "take", from_end=True)
     return ops.gather(t, idx.astype(mstype.int64), ax)
 
 

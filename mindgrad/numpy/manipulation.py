@@ -425,11 +425,8 @@ def _pad_axis(t: Tensor, ax: int, before: int, after: int, mode: str, const: lis
 
 
 def _cast_like(x: Tensor, ref: Tensor) -> Tensor:
-    if x.dtype == ref.dtype:
-        return x
-    if ref.dtype.np_dtype.kind in "iu":
-        x = ops.round(x)
-    return x.astype(ref.dtype)
+    # to an integer dtype a statistic truncates toward zero, as in MindSpore (NumPy rounds)
+    return x if x.dtype == ref.dtype else x.astype(ref.dtype)
 
 
 def _median(x: Tensor, ax: int) -> Tensor:
