@@ -194,20 +194,24 @@ def _vectors(a: Any, v: Any, op: str) -> tuple:
 
 
 def convolve(a: Any, v: Any, mode: str = "full") -> Tensor:
-    """The discrete linear convolution of two 1-D sequences."""
+    """The discrete linear convolution of two 1-D sequences (integers keep their dtype)."""
     x, y = _vectors(a, v, "convolve")
     if x.shape[0] < y.shape[0]:
         x, y = y, x
-    return _mode_slice(_full_convolve(x, y), x.shape[0], y.shape[0], mode, "convolve")
+    out = _mode_slice(_full_convolve(x, y), x.shape[0], y.shape[0], mode, "convolve")
+    return out if out.dtype == x.dtype else out.astype(x.dtype)
 
 
 def correlate(a: Any, v: Any, mode: str = "valid") -> Tensor:
-    """The cross-correlation of two 1-D sequences: ``sum_n a[n + k] * v[n]``."""
+    """The cross-correlation of two 1-D sequences: ``sum_n a[n + k] * v[n]`` (float32 for
+    integers)."""
     x, y = _vectors(a, v, "correlate")
     n, m = x.shape[0], y.shape[0]
     if n < m:  # the correlation of the swapped pair, reversed
         return ops.flip(correlate(y, x, mode), (0,))
-    return _mode_slice(_full_convolve(x, ops.flip(y, (0,))), n, m, mode, "correlate")
+    # integers give float32 here, as in MindSpore (where convolve keeps them integers)
+    return as_float(_mode_slice(_full_convolve(x, ops.flip(y, (0,))), n, m, mode,
+                                "correlate"))
 
 
 def _poly(p: Any, op: str, arg: str = "p") -> Tensor:
@@ -219,8 +223,8 @@ def _poly(p: Any, op: str, arg: str = "p") -> Tensor:
 
 def polyval(p: Any, x: Any) -> Tensor:
     """The polynomial with coefficients ``p`` (highest power first) at ``x`` (Horner)."""
-    c = _poly(p, "polyval")
-    xv = to_tensor(x, "polyval", "x")
+    c = as_float(_poly(p, "polyval"))  # float32 for integers, as MindSpore's
+    xv = as_float(to_tensor(x, "polyval", "x"))
     c, xv = common([c, xv])
     out = ops.zeros_like(xv)
     for i in range(c.shape[0]):
@@ -261,8 +265,8 @@ def polyder(p: Any, m: int = 1) -> Tensor:
         raise ValueError(f"For 'polyder', 'm' must be a non-negative int, got {m!r}.")
     for _ in range(m):
         n = c.shape[0] - 1
-        if n <= 0:
-            return ops.zeros_like(c[:1]) if c.shape[0] else c
+        if n <= 0:  # the derivative of a constant has no coefficients (as in NumPy)
+            return c[:0]
         c = c[:-1] * Tensor(np.arange(n, 0, -1).astype(c.dtype.np_dtype))
     return c
 

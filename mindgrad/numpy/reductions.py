@@ -231,8 +231,12 @@ def cumsum(a: Any, axis: Any = None, dtype: Any = None) -> Tensor:
 
 
 def cumprod(a: Any, axis: Any = None, dtype: Any = None) -> Tensor:
-    """The running product along ``axis`` (of the flattened input without one)."""
-    return _running(a, axis, dtype, "cumprod", ops.cumprod)
+    """The running product along ``axis`` (of the flattened input without one); integers
+    keep their dtype, as in MindSpore."""
+    def keep(t: Tensor, ax: int) -> Tensor:
+        out = ops.cumprod(t, ax)
+        return out if out.dtype == t.dtype else out.astype(t.dtype)
+    return _running(a, axis, dtype, "cumprod", keep)
 
 
 def nancumsum(a: Any, axis: Any = None, dtype: Any = None) -> Tensor:
