@@ -5,6 +5,7 @@ Then the name list, derivatives checked numerically in float64 (reverse and forw
 against a loop, the calls returning Python values and the error messages."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
 import sys
@@ -23,6 +24,7 @@ from test_catalogue import _same, decode, weights
 HERE = os.path.dirname(__file__)
 FIXTURE = os.path.join(HERE, "fixtures", "msnumpy.json")
 NAMES = os.path.join(HERE, "..", "tools", "data", "mindspore_numpy_names.txt")
+SIGNATURES = os.path.join(HERE, "..", "tools", "data", "mindspore_numpy_signatures.txt")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
 CASES = {c.name: c for c in NC.CASES}
 
@@ -68,10 +70,33 @@ def test_every_mindspore_name_exists() -> None:
     assert len(have) == 249 and not missing
 
 
+def _signature(f) -> str:
+    """``(a, b=1, *args, **kw)``: parameter names, kinds and defaults, without annotations
+    or the keyword-only marker (MindSpore's printed form)."""
+    parts = []
+    for name, p in inspect.signature(f).parameters.items():
+        star = {p.VAR_POSITIONAL: "*", p.VAR_KEYWORD: "**"}.get(p.kind, "")
+        default = "" if p.default is p.empty else "=" + repr(p.default)
+        parts.append(star + name + default)
+    return "(" + ", ".join(parts) + ")"
+
+
+def test_signatures_match_mindspore() -> None:
+    """Every function takes MindSpore's parameters, in its order, with its defaults
+    (``tools/data/mindspore_numpy_signatures.txt``, from ``record_mindspore_names.py``)."""
+    wrong = []
+    for line in open(SIGNATURES):
+        name, _, want = line.strip().partition(" ")
+        got = _signature(getattr(mnp, name))
+        if got != want:
+            wrong.append(f"{name}: {got} != {want}")
+    assert not wrong, "\n".join(wrong)
+    assert sum(1 for _ in open(SIGNATURES)) == 233
+
+
 def test_cases_cover_most_functions() -> None:
     """The fixture calls at least 200 of the public functions (the rest: dtypes, the
     grid objects and Python-valued functions tested below)."""
-    import inspect
     called = set()
     for c in NC.CASES:
         src = inspect.getsource(c.fn) if c.fn.__name__ == "<lambda>" else ""

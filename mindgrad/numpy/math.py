@@ -92,8 +92,14 @@ def _reciprocal(t: Tensor) -> Tensor:
 absolute = _unary("absolute", ops.abs, "The elementwise absolute value.", floats=False)
 abs = _unary("abs", ops.abs, "The elementwise absolute value (``absolute``).", floats=False)  # noqa: A001
 fabs = _unary("fabs", ops.abs, "The elementwise absolute value, as a float.")
-negative = _unary("negative", ops.neg, "The elementwise negation.", floats=False)
-positive = _unary("positive", lambda t: t.copy(), "A copy of the input (``+x``).", floats=False)
+def negative(a: Any, dtype: Any = None) -> Tensor:
+    """The elementwise negation."""
+    return with_dtype(ops.neg(to_tensor(a, "negative", "a")), dtype, "negative")
+
+
+def positive(a: Any, dtype: Any = None) -> Tensor:
+    """A copy of the input (``+a``)."""
+    return with_dtype(to_tensor(a, "positive", "a").copy(), dtype, "positive")
 sign = _unary("sign", _sign, "-1, 0 or 1 by the sign of each element (float32 for integers).",
               floats=False)
 square = _unary("square", ops.square, "The elementwise square.", floats=False)
