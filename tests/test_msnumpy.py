@@ -35,6 +35,7 @@ MINDSPORE_GRAD_FAILS = {"np_flip", "np_rot90", "np_interp"}
 # Calls MindSpore 2.10 refuses that mindgrad computes as NumPy does: case -> NumPy reference
 MINDSPORE_REFUSES = {
     "v_count_nonzero_bool": lambda x: np.count_nonzero(x, 0).astype(np.int32),
+    "p_minimum_bool_tensors": np.minimum,
 }
 
 # Gradients where MindSpore 2.10 is wrong and mindgrad keeps the exact derivative (checked

@@ -70,6 +70,27 @@ def operand(x: Any, op: str, arg: str = "x") -> Any:
     return to_tensor(x, op, arg)
 
 
+def operands(x1: Any, x2: Any, op: str, scalar_to_tensor_dtype: bool = False) -> tuple:
+    """Two binary operands with MindSpore's promotion applied: two Tensors are cast to
+    their common dtype (an integer or bool with a float gives that float); a bool Tensor
+    with a Python number becomes int32 or float32; two numbers become a Tensor and a
+    number. With ``scalar_to_tensor_dtype`` a Python number takes the Tensor's dtype
+    (MindSpore's ``maximum``/``minimum``: ``maximum(int_tensor, 2.5)`` compares with 2)."""
+    a, b = operand(x1, op, "x1"), operand(x2, op, "x2")
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        a = to_tensor(a, op, "x1")
+    if isinstance(a, Tensor) and isinstance(b, Tensor):
+        if a.dtype != b.dtype:
+            a, b = common([a, b])
+        return a, b
+    t, v, first = (a, b, True) if isinstance(a, Tensor) else (b, a, False)
+    if scalar_to_tensor_dtype:
+        v = Tensor(np.array(v).astype(t.dtype.np_dtype))
+    elif t.dtype == mstype.bool_ and not isinstance(v, bool):
+        t = t.astype(mstype.int32 if isinstance(v, int) else mstype.float32)
+    return (t, v) if first else (v, t)
+
+
 def np_dtype(dtype: Any, op: str) -> np.dtype:
     try:
         return mstype.to_numpy(dtype, op)

@@ -10,7 +10,7 @@ import numpy as np
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from .. import ops
-from ._utils import axes_arg, is_float, operand, to_tensor, with_dtype
+from ._utils import axes_arg, is_float, operands, to_tensor, with_dtype
 
 __all__ = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal",
            "logical_and", "logical_or", "logical_xor", "logical_not", "isfinite", "isnan",
@@ -20,9 +20,7 @@ __all__ = ["equal", "not_equal", "less", "less_equal", "greater", "greater_equal
 
 def _compare(name: str, fn: Callable, doc: str) -> Callable:
     def f(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-        a, b = operand(x1, name, "x1"), operand(x2, name, "x2")
-        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-            a = to_tensor(a, name, "x1")
+        a, b = operands(x1, x2, name)
         return with_dtype(fn(a, b), dtype, name)
 
     f.__name__ = f.__qualname__ = name

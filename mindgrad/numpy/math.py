@@ -14,7 +14,7 @@ import numpy as np
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from .. import ops
-from ._utils import as_float, is_float, operand, to_tensor, with_dtype
+from ._utils import as_float, common, is_float, operand, operands, to_tensor, with_dtype
 
 __all__ = ["absolute", "abs", "fabs", "negative", "positive", "sign", "square", "sqrt", "cbrt",
            "reciprocal", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin",
@@ -41,13 +41,12 @@ def _unary(name: str, fn: Callable, doc: str, floats: bool = True) -> Callable:
     return f
 
 
-def _binary(name: str, fn: Callable, doc: str, floats: bool = False) -> Callable:
-    """A ``name(x1, x2, dtype=None)`` applying ``fn`` with broadcasting; Python numbers
-    follow the operators' scalar promotion."""
+def _binary(name: str, fn: Callable, doc: str, floats: bool = False,
+            scalar_to_tensor_dtype: bool = False) -> Callable:
+    """A ``name(x1, x2, dtype=None)`` applying ``fn`` with broadcasting to the operands
+    promoted as MindSpore's module does (``operands``)."""
     def f(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
-        a, b = operand(x1, name, "x1"), operand(x2, name, "x2")
-        if not isinstance(a, Tensor) and not isinstance(b, Tensor):
-            a = to_tensor(a, name, "x1")
+        a, b = operands(x1, x2, name, scalar_to_tensor_dtype)
         if floats:
             a = as_float(a) if isinstance(a, Tensor) else float(a)
             b = as_float(b) if isinstance(b, Tensor) else float(b)
@@ -91,7 +90,8 @@ def _reciprocal(t: Tensor) -> Tensor:
 
 absolute = _unary("absolute", ops.abs, "The elementwise absolute value.", floats=False)
 abs = _unary("abs", ops.abs, "The elementwise absolute value (``absolute``).", floats=False)  # noqa: A001
-fabs = _unary("fabs", ops.abs, "The elementwise absolute value, as a float.")
+fabs = _unary("fabs", ops.abs, "The elementwise absolute value (integers stay integers, as "
+              "in MindSpore).", floats=False)
 def negative(a: Any, dtype: Any = None) -> Tensor:
     """The elementwise negation."""
     return with_dtype(ops.neg(to_tensor(a, "negative", "a")), dtype, "negative")
@@ -161,16 +161,52 @@ remainder = _binary("remainder", ops.remainder,
                     "The elementwise remainder of floor division (the sign of ``x2``).")
 fmod = _binary("fmod", ops.fmod, "The elementwise remainder of truncated division (the sign "
                "of ``x1``).")
-maximum = _binary("maximum", ops.maximum, "The elementwise larger value.")
-minimum = _binary("minimum", ops.minimum, "The elementwise smaller value.")
+def _larger(a: Tensor, b: Tensor) -> Tensor:
+    if a.dtype == mstype.bool_ and b.dtype == mstype.bool_:
+        return ops.logical_or(a, b)
+    return ops.maximum(a, b)
+
+
+def _smaller(a: Tensor, b: Tensor) -> Tensor:
+    if a.dtype == mstype.bool_ and b.dtype == mstype.bool_:
+        return ops.logical_and(a, b)
+    return ops.minimum(a, b)
+
+
+maximum = _binary("maximum", _larger, "The elementwise larger value (a Python number "
+                  "is first cast to the Tensor's dtype, as in MindSpore).",
+                  scalar_to_tensor_dtype=True)
+minimum = _binary("minimum", _smaller, "The elementwise smaller value (a Python number "
+                  "is first cast to the Tensor's dtype, as in MindSpore).",
+                  scalar_to_tensor_dtype=True)
 arctan2 = _binary("arctan2", ops.atan2, "The elementwise angle of the point ``(x2, x1)``.",
                   floats=True)
 hypot = _binary("hypot", ops.hypot, "The elementwise ``sqrt(x1**2 + x2**2)``.", floats=True)
-copysign = _binary("copysign", _copysign,
-                   "The magnitude of ``x1`` with the sign of ``x2`` (of ``x1``'s dtype when it "
-                   "is an integer).")
-heaviside = _binary("heaviside", ops.heaviside,
-                    "The Heaviside step of ``x1``; ``x2`` where ``x1`` is zero.", floats=True)
+
+
+def copysign(x1: Any, x2: Any, dtype: Any = None) -> Tensor:
+    """The magnitude of ``x1`` with the sign of ``x2`` (of ``x1``'s dtype when it is an
+    integer Tensor, as in MindSpore)."""
+    a, b = operand(x1, "copysign", "x1"), operand(x2, "copysign", "x2")
+    if not isinstance(a, Tensor) and not isinstance(b, Tensor):
+        a = to_tensor(a, "copysign", "x1")
+    return with_dtype(_copysign(a, b), dtype, "copysign")
+
+
+def _heaviside(a: Any, b: Any) -> Tensor:
+    out = ops.heaviside(as_float(a) if isinstance(a, Tensor) else float(a),
+                        as_float(b) if isinstance(b, Tensor) else float(b))
+    ref = a if isinstance(a, Tensor) else b
+    other = b if isinstance(a, Tensor) else a
+    if isinstance(other, float) and not is_float(ref):
+        return out  # an integer Tensor with a Python float: float32
+    # otherwise the result keeps the (promoted) input dtype, integers and bools included
+    return out if out.dtype == ref.dtype else out.astype(ref.dtype)
+
+
+heaviside = _binary("heaviside", _heaviside,
+                    "The Heaviside step of ``x1``; ``x2`` where ``x1`` is zero (of the "
+                    "inputs' dtype).")
 logaddexp = _binary("logaddexp", ops.logaddexp, "The elementwise ``log(exp(x1) + exp(x2))``.",
                     floats=True)
 logaddexp2 = _binary("logaddexp2", ops.logaddexp2,
@@ -229,7 +265,7 @@ def _bitwise(name: str, fn: Callable, logical: Callable) -> Callable:
                                 f"but got {t.dtype}.")
         if a.dtype == mstype.bool_ and b.dtype == mstype.bool_:
             return with_dtype(logical(a, b), dtype, name)
-        return with_dtype(fn(a, b), dtype, name)
+        return with_dtype(fn(*common([a, b])), dtype, name)
 
     f.__name__ = f.__qualname__ = name
     f.__doc__ = f"The elementwise {name.split('_')[1].upper()} of the bits of integers."
