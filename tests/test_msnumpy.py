@@ -291,6 +291,9 @@ def test_python_valued_functions() -> None:
     assert mnp.promote_types(mnp.int32, mnp.float16) == mnp.float16
     assert mnp.promote_types("int8", "uint8") == mnp.int16
     assert "nan" in mnp.array_str(a)
+    # MindSpore 2.10's strings
+    assert mnp.array_str(mnp.array([[1.5, 2.0], [3.0, 4.25]])) == "[[1.5  2.  ]\n [3.   4.25]]"
+    assert mnp.array_str(mnp.array([1, 2, 3])) == "[1 2 3]"
     np.testing.assert_array_equal(mnp.mgrid[0:2, 0:3].asnumpy(), np.mgrid[0:2, 0:3])
     og = mnp.ogrid[0:2, 0:1:3j]
     np.testing.assert_allclose(og[1].asnumpy(), np.ogrid[0:2, 0:1:3j][1])

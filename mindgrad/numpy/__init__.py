@@ -24,9 +24,8 @@ from .random import *  # noqa: F401,F403
 from .reductions import *  # noqa: F401,F403
 from .statistics import *  # noqa: F401,F403
 
+# the constants MindSpore's module has (it has no ``e``)
 pi = _math.pi
-e = _math.e
-euler_gamma = 0.5772156649015329
 inf = PINF = float("inf")
 NINF = float("-inf")
 nan = float("nan")
