@@ -316,6 +316,18 @@ def test_python_valued_functions() -> None:
     assert v.asnumpy().tolist() == [3, 4] and ia.asnumpy().tolist() == [2, 0]
 
 
+def test_empty_reductions_with_initial() -> None:
+    e = mnp.zeros((0, 3))
+    for keep in (False, True):
+        got = mnp.amax(e, 0, keep, initial=5.0).asnumpy()
+        np.testing.assert_array_equal(got, np.amax(np.zeros((0, 3), np.float32), 0,
+                                                   keepdims=keep, initial=5.0))
+    assert mnp.amin(e, initial=-1.0).asnumpy() == -1.0
+    with pytest.raises(ValueError, match="'amax'.*initial"):
+        mnp.amax(e, 0)
+    assert mnp.sum(e, 0).shape == (3,) and mnp.mean(mnp.ones((2, 3)), ()).shape == (2, 3)
+
+
 def test_gcd_lcm_against_numpy() -> None:
     """Negative operands included (MindSpore 2.10 gives gcd(-12, 8) = 8)."""
     a = np.array([-12, 0, 7, 9, -4, 0], np.int32)

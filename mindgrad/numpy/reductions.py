@@ -60,7 +60,11 @@ def _extreme(a: Any, axis: Any, keepdims: bool, initial: Any, where: Any, op: st
     if any(t.shape[i] == 0 for i in ax) and initial is None:
         raise ValueError(f"For '{op}', the reduction over an empty axis needs 'initial', "
                          f"shape {t.shape}, axis {axis}.")
-    out = fn(t, ax, bool(keepdims)) if ax and t.size else t
+    if t.size == 0 and ax:  # only 'initial' is left (checked above)
+        shape = tuple(1 if i in ax else n for i, n in enumerate(t.shape) if keepdims or
+                      i not in ax)
+        return ops.full(shape, initial, dtype=t.dtype)
+    out = fn(t, ax, bool(keepdims)) if ax else t
     if initial is not None:
         out = (ops.maximum if largest else ops.minimum)(out, ops.full_like(out, initial))
     return out
