@@ -193,8 +193,12 @@ def geomspace(start: Any, stop: Any, num: int = 50, endpoint: bool = True, dtype
     """``num`` values in geometric progression from ``start`` to ``stop``."""
     num = _count(num, "geomspace")
     a, b = _ends(start, stop, "geomspace")
-    exps, _ = _spaced(ops.log(a), ops.log(b), num, endpoint, 0, "geomspace")
-    out = ops.exp(exps)
+    # two negative ends: the progression between their magnitudes, negated (ends of
+    # opposite signs give NaN between them, as in NumPy)
+    both_negative = ops.logical_and(ops.lt(a, ops.zeros_like(a)), ops.lt(b, ops.zeros_like(b)))
+    sign = ops.where(both_negative, -ops.ones_like(a), ops.ones_like(a))
+    exps, _ = _spaced(ops.log(a * sign), ops.log(b * sign), num, endpoint, 0, "geomspace")
+    out = ops.exp(exps) * sign
     if num:  # the ends exactly
         pieces = [ops.expand_dims(a, 0)]
         if endpoint and num > 1:

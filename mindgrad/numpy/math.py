@@ -89,7 +89,8 @@ def _reciprocal(t: Tensor) -> Tensor:
 
 
 absolute = _unary("absolute", ops.abs, "The elementwise absolute value.", floats=False)
-abs = _unary("abs", ops.abs, "The elementwise absolute value (``absolute``).", floats=False)  # noqa: A001
+abs = _unary("abs", ops.abs,  # noqa: A001  (MindSpore's name)
+             "The elementwise absolute value (``absolute``).", floats=False)
 fabs = _unary("fabs", ops.abs, "The elementwise absolute value (integers stay integers, as "
               "in MindSpore).", floats=False)
 def negative(a: Any, dtype: Any = None) -> Tensor:
