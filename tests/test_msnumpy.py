@@ -316,6 +316,84 @@ def test_python_valued_functions() -> None:
     assert v.asnumpy().tolist() == [3, 4] and ia.asnumpy().tolist() == [2, 0]
 
 
+def _np_trapz():
+    return getattr(np, "trapezoid", None) or np.trapz
+
+
+_RNG = np.random.default_rng(1)
+X3 = _RNG.standard_normal((3, 4, 5))
+M = _RNG.standard_normal((4, 3))
+M2 = _RNG.standard_normal((4, 3))
+XS = np.sort(_RNG.random((3, 4, 5)), axis=2)
+IDX = _RNG.integers(0, 4, (3, 2, 5))
+T = Tensor
+
+# Less common forms against NumPy itself (float64): name -> (mindgrad call, NumPy value)
+NUMPY_FORMS = {
+    **{f"pad_{mode}_{k}": (lambda mode=mode, pw=pw: mnp.pad(T(X3), pw, mode),
+                           np.pad(X3, pw, mode))
+       for mode in ("constant", "edge", "reflect", "symmetric", "wrap", "linear_ramp",
+                    "maximum", "minimum", "mean")
+       for k, pw in enumerate([1, (2, 3), ((0, 1), (2, 0), (1, 4)), ((3, 5), (4, 4), (6, 1))])},
+    **{f"rollaxis_{a}_{s}": (lambda a=a, s=s: mnp.rollaxis(T(X3), a, s), np.rollaxis(X3, a, s))
+       for a in range(-3, 3) for s in range(4)},
+    **{f"diff_{n}_{a}": (lambda n=n, a=a: mnp.diff(T(X3), n, a), np.diff(X3, n, a))
+       for n in range(4) for a in (0, 1, -1)},
+    **{f"rot90_{k}": (lambda k=k: mnp.rot90(T(X3), k, (2, 0)), np.rot90(X3, k, (2, 0)))
+       for k in range(-2, 3)},
+    **{f"tensordot_{k}": (lambda ax=ax: mnp.tensordot(T(X3), T(X3[::-1].transpose(2, 1, 0)
+                                                                 [:, :, :2]), ax),
+                          np.tensordot(X3, X3[::-1].transpose(2, 1, 0)[:, :, :2], ax))
+       for k, ax in enumerate([0, 1, ([2, 1], [0, 1]), ([1], [1])])},
+    "moveaxis_pairs": (lambda: mnp.moveaxis(T(X3), (0, 1), (-1, -2)),
+                       np.moveaxis(X3, (0, 1), (-1, -2))),
+    "gradient_axes": (lambda: mnp.stack(mnp.gradient(T(X3), axis=(0, 2))),
+                      np.stack(np.gradient(X3, axis=(0, 2)))),
+    "trapz_nd_x": (lambda: mnp.trapz(T(X3), T(XS)), _np_trapz()(X3, XS)),
+    "cross_axes": (lambda: mnp.cross(T(M.T), T(M2.T), axisa=0, axisb=0, axisc=0),
+                   np.cross(M.T, M2.T, axisa=0, axisb=0, axisc=0)),
+    "roll_tuple": (lambda: mnp.roll(T(X3), (2, -1), (0, 2)), np.roll(X3, (2, -1), (0, 2))),
+    "take_along": (lambda: mnp.take_along_axis(T(X3), T(IDX), 1),
+                   np.take_along_axis(X3, IDX, 1)),
+    "norm_-2": (lambda: mnp.norm(T(M), -2), np.linalg.norm(M, -2)),
+    "norm_-1": (lambda: mnp.norm(T(M), -1), np.linalg.norm(M, -1)),
+    "norm_half": (lambda: mnp.norm(T(M), 0.5, 1), np.linalg.norm(M, 0.5, 1)),
+    "kron_3d": (lambda: mnp.kron(T(X3[:2, :2, :2]), T(M[:2])), np.kron(X3[:2, :2, :2], M[:2])),
+    "select": (lambda: mnp.select([T(X3) > 1, T(X3) < -1], [T(X3), -T(X3)], 7.0),
+               np.select([X3 > 1, X3 < -1], [X3, -X3], 7.0)),
+    "cov_ddof": (lambda: mnp.cov(T(M), rowvar=False, ddof=2), np.cov(M, rowvar=False, ddof=2)),
+    "cov_aweights": (lambda: mnp.cov(T(M), aweights=T(np.array([1.0, 2, 3]))),
+                     np.cov(M, aweights=[1.0, 2, 3])),
+    "average_axes": (lambda: mnp.average(T(X3), (0, 2)), np.average(X3, (0, 2))),
+    "unravel_3d": (lambda: mnp.stack(mnp.unravel_index(T(np.array([0, 17, 59])), (3, 4, 5))),
+                   np.stack(np.unravel_index([0, 17, 59], (3, 4, 5)))),
+    "ravel_multi_F": (lambda: mnp.ravel_multi_index((T(np.array([1, 2])), T(np.array([3, 0]))),
+                                                    (3, 4), order="F"),
+                      np.ravel_multi_index(([1, 2], [3, 0]), (3, 4), order="F")),
+    "polyint_3": (lambda: mnp.polyint(T(M[0]), 3), np.polyint(M[0], 3)),
+    "unwrap_axis0": (lambda: mnp.unwrap(T(M * 4), axis=0), np.unwrap(M * 4, axis=0)),
+    "ediff1d_both": (lambda: mnp.ediff1d(T(M), to_end=T(np.array([1.0, 2.0])),
+                                         to_begin=T(np.array(5.0))),
+                     np.ediff1d(M, to_end=[1.0, 2.0], to_begin=5.0)),
+    "geomspace_negative": (lambda: mnp.geomspace(-1.0, -1000.0, 4),
+                           np.geomspace(-1.0, -1000.0, 4)),
+    "logspace_base3": (lambda: mnp.logspace(1, 2, 4, False, 3.0),
+                       np.logspace(1, 2, 4, False, 3.0)),
+    "linspace_axis_last": (lambda: mnp.linspace(T(M[0]), T(M[1]), 5, axis=-1),
+                           np.linspace(M[0], M[1], 5, axis=-1)),
+    "diagflat_2d": (lambda: mnp.diagflat(T(M[:2, :2]), 2), np.diagflat(M[:2, :2], 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(NUMPY_FORMS))
+def test_less_common_forms_against_numpy(name: str) -> None:
+    call, want = NUMPY_FORMS[name]
+    got = call()
+    got = got.asnumpy()
+    assert got.shape == np.shape(want), name
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6, err_msg=name)
+
+
 def test_empty_reductions_with_initial() -> None:
     e = mnp.zeros((0, 3))
     for keep in (False, True):
