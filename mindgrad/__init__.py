@@ -58,7 +58,7 @@ def from_numpy(array: _np.ndarray) -> Tensor:
 tensor = Tensor
 
 
-_LAZY_SUBMODULES = ("dataset",)
+_LAZY_SUBMODULES = ("dataset", "numpy")
 
 
 def __getattr__(name: str):

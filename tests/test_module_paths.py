@@ -26,6 +26,7 @@ PATHS = [
     "mindspore.ops.function.grad", "mindspore.ops.function.grad.grad_func",
     "mindspore.nn.grad", "mindspore.nn.cell", "mindspore.nn.layer", "mindspore.nn.loss",
     "mindspore.nn.optim", "mindspore.nn.wrap", "mindspore._checkparam", "mindspore._extends",
+    "mindspore.numpy",
 ]
 
 

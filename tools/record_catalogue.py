@@ -1,9 +1,10 @@
 """Record the operator-catalogue cases (``tests/catalogue_cases.py``) with the real MindSpore
-into ``tests/fixtures/catalogue.json``.
+into ``tests/fixtures/catalogue.json``, or with ``--suite numpy`` the ``mindspore.numpy``
+cases (``tests/msnumpy_cases.py``) into ``tests/fixtures/msnumpy.json``.
 
 Run with a Python that has MindSpore 2.10 installed (never mindgrad's own venv)::
 
-    /path/to/mindspore-venv/bin/python tools/record_catalogue.py
+    /path/to/mindspore-venv/bin/python tools/record_catalogue.py [--suite numpy]
 
 For each case it stores the inputs, every output's shape, dtype and values (or the error's
 type and first line) and, for the cases that name inputs to differentiate, the gradient of
@@ -27,9 +28,17 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
-import catalogue_cases as CC  # noqa: E402
+import importlib  # noqa: E402
 
-OUT = os.path.join(HERE, "..", "tests", "fixtures", "catalogue.json")
+# suite name -> (case module under tests/, fixture file under tests/fixtures/)
+SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
+          "numpy": ("msnumpy_cases", "msnumpy.json")}
+
+
+def _suite(name: str) -> tuple:
+    module, fixture = SUITES[name]
+    return importlib.import_module(module), os.path.join(HERE, "..", "tests", "fixtures",
+                                                         fixture)
 
 
 def weights(shape: tuple) -> np.ndarray:
@@ -85,8 +94,9 @@ def record_case(case) -> dict:
     return rec
 
 
-def worker(start: int) -> None:
+def worker(suite: str, start: int) -> None:
     """Record cases from ``start`` on, one JSON line each, stopping after an error."""
+    CC, _ = _suite(suite)
     for k, case in enumerate(CC.CASES[start:]):
         if k and case.fresh:
             return
@@ -97,12 +107,14 @@ def worker(start: int) -> None:
 
 
 def main() -> None:
-    if len(sys.argv) > 2 and sys.argv[1] == "--worker":
-        worker(int(sys.argv[2]))
+    if len(sys.argv) > 3 and sys.argv[1] == "--worker":
+        worker(sys.argv[2], int(sys.argv[3]))
         return
+    suite = sys.argv[2] if len(sys.argv) > 2 and sys.argv[1] == "--suite" else "catalogue"
+    CC, OUT = _suite(suite)
     records: list = []
     while len(records) < len(CC.CASES):
-        run = subprocess.run([sys.executable, __file__, "--worker", str(len(records))],
+        run = subprocess.run([sys.executable, __file__, "--worker", suite, str(len(records))],
                              capture_output=True, text=True)
         lines = [json.loads(l) for l in run.stdout.splitlines() if l.startswith("{")]
         if not lines:
