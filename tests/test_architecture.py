@@ -26,6 +26,7 @@ LAYERS: dict[str, int] = {
     "context": 5,         # set_context / get_context (the state itself is core.config)
     "ops": 5,             # the MindSpore front end: functions, op classes, Tensor methods
     "nn": 6, "train": 6, "communication": 6, "dataset": 6, "jit": 6, "runtime": 6,
+    "numpy": 6,           # mindspore.numpy, NumPy-style functions over ops
     "amp": 7, "compat": 7, "": 8, "cli": 8, "__main__": 9,
 }
 
