@@ -333,19 +333,24 @@ def dense(input: Any, weight: Any, bias: Any = None) -> Tensor:
 
 
 @_composite
-def bias_add(input_x: Any, bias: Any) -> Tensor:
-    """``input_x`` (rank 2 to 5, channels on axis 1) plus the 1-D ``bias`` per channel."""
+def bias_add(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
+    """``input_x`` (rank 2 to 5) plus the 1-D ``bias`` per channel: channels on axis 1 for
+    ``data_format`` "NCHW" / "NCDHW", on the last axis for "NHWC"."""
     x, b = F._tensor(input_x, "bias_add", "input_x"), F._tensor(bias, "bias_add", "bias")
+    if data_format not in ("NCHW", "NHWC", "NCDHW"):
+        raise ValueError(f"For 'bias_add', 'data_format' must be 'NCHW', 'NHWC' or 'NCDHW', "
+                         f"but got {data_format!r}.")
     if not 2 <= x.ndim <= 5:
         raise ValueError(f"For 'bias_add', 'input_x' must have rank 2 to 5, but got shape "
                          f"{list(x.shape)}.")
-    if b.ndim != 1 or b.shape[0] != x.shape[1]:
-        raise ValueError(f"For 'bias_add', 'bias' must be 1-D of the size of axis 1 of "
-                         f"'input_x' ({x.shape[1]}), but got shape {list(b.shape)}.")
+    ch = x.ndim - 1 if data_format == "NHWC" else 1
+    if b.ndim != 1 or b.shape[0] != x.shape[ch]:
+        raise ValueError(f"For 'bias_add', 'bias' must be 1-D of the size of axis {ch} of "
+                         f"'input_x' ({x.shape[ch]}), but got shape {list(b.shape)}.")
     if b.dtype != x.dtype:
         raise TypeError(f"For 'bias_add', 'bias' must have the dtype of 'input_x', "
                         f"{x.dtype}, but got {b.dtype}.")
-    return F.add(x, F.reshape(b, (-1,) + (1,) * (x.ndim - 2)))
+    return F.add(x, F.reshape(b, (-1,) + (1,) * (x.ndim - 1 - ch)))
 
 
 # --- activations ------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from ...core import dtype as mstype
 from .. import families, names
 from .. import functional as F
 from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
+from ..debug_ops import (HistogramSummary, ImageSummary, Print, ScalarSummary,  # noqa: F401
+                         TensorSummary)
 from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
 PrimitiveOp = Primitive
