@@ -123,3 +123,18 @@ def test_cell_hooks(mode):
     with pytest.raises(ValueError, match="register_backward_pre_hook', the hook must return 1"):
         ops.grad(lambda u, v: net(u, v).sum(), (0, 1))(a, b)
     bad.remove()
+
+
+def test_jit_function_refused_as_hook():
+    """MindSpore 2.10: "Decorating hook function h with '@jit' is not supported."."""
+    @ms.jit
+    def h(cell_id, inputs, outputs):
+        return outputs
+
+    d = nn.Dense(2, 2)
+    for register in (d.register_forward_pre_hook, d.register_forward_hook,
+                     d.register_backward_hook, d.register_backward_pre_hook,
+                     f32([1.0]).register_hook):
+        with pytest.raises(TypeError, match="ecorating hook function h with '@jit' is not "
+                                            "supported"):
+            register(h)
