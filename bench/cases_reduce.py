@@ -3,7 +3,7 @@ logsumexp, running sums, softmax and log-softmax, and argmax / argmin used throu
 
 Each reference is the forward and backward a NumPy programmer would write by hand for the
 same function. Max and min run on distinct values, and their references compute MindSpore's
-backward (tied extremes share the gradient evenly; tests/test_ops_extended.py checks the
+backward (tied extremes share the gradient evenly; tests/test_ops_edge_cases.py checks the
 ties): the mask of the extremes divided by its count per slice, with the maximum along the
 last axis found through argmax (NumPy's fast route there). argmax / argmin through a gather
 send the whole gradient to the one position, as NumPy's scatter does. The gradients of sums

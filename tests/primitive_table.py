@@ -6,8 +6,9 @@ Each row is ``Case(prim, name, fn, ref, gen, ...)``:
   built of several primitives;
 - ``fn``: a function of mindgrad Tensors (the primitive through its front end);
 - ``ref``: the same computation in NumPy (the forward value, dtype and shape);
-- ``gen(rng)``: float64 NumPy inputs inside the operation's valid domain (the static
-  parameters are bound in ``fn``);
+- ``gen(rng)``: NumPy inputs inside the operation's valid domain, float64 (the driver casts
+  them to each float dtype it checks) or integer / boolean (kept as they are); the static
+  parameters are bound in ``fn``;
 - ``order``: up to which order derivatives are checked against central differences (CI runs
   orders <= 2; order 3 runs with ``-m slow``); ``graph_order`` (default: ``order``) the
   same for GRAPH == PYNATIVE;
@@ -34,6 +35,7 @@ import mindgrad as ms
 import mindgrad.nn  # noqa: F401  (registers the primitives defined beside the layers)
 from mindgrad import ops
 from mindgrad.core.primitive import registered
+from mindgrad.prims.getitem import ArraySlot
 
 Tensor = ms.Tensor
 
@@ -52,10 +54,13 @@ class Case(NamedTuple):
     f16: bool | str = True
 
 
-REFUSED = "refused"  # f16=REFUSED: float16 inputs raise TypeError, as in MindSpore
+# f16=REFUSED: float16 inputs raise TypeError, as in MindSpore (matrix_inverse, svd), or as
+# NumPy's linear algebra does where MindSpore has no such operation (solve)
+REFUSED = "refused"
 # f16=<another reason>: the float16 check is skipped, for that reason (a known deviation)
-F16_LINALG = ("float16 matrix functions: MindSpore computes det, solve, cholesky and the "
-              "matrix norms in float16, mindgrad refuses them (TypeError)")
+F16_LINALG = ("float16 matrix functions: MindSpore 2.10 computes det and cholesky in float16 "
+              "and the matrix norms (ord 2, -2, 'nuc') as float32; mindgrad refuses them "
+              "(TypeError), as NumPy's linear algebra does")
 
 
 # --- input generators (float64, inside each op's domain) --------------------------------------
@@ -907,11 +912,11 @@ CASES = [
     Case("MatrixDeterminant", "det_batch",
          ops.MatrixDeterminant(), np.linalg.det, well_conditioned((2, 3, 3)), f16=F16_LINALG),
     Case("Solve", "solve_matrix",
-         ops.solve, np.linalg.solve, well_conditioned((3, 3), (3, 2)), f16=F16_LINALG),
+         ops.solve, np.linalg.solve, well_conditioned((3, 3), (3, 2)), f16=REFUSED),
     Case("Solve", "solve_vector", ops.solve, lambda a, b: np.linalg.solve(a, b[:, None])[:, 0],
-        well_conditioned((3, 3), (3,)), f16=F16_LINALG),
+        well_conditioned((3, 3), (3,)), f16=REFUSED),
     Case("Solve", "solve_batch_bcast",
-         ops.solve, np.linalg.solve, well_conditioned((2, 3, 3), (3, 2)), 2, f16=F16_LINALG),
+         ops.solve, np.linalg.solve, well_conditioned((2, 3, 3), (3, 2)), 2, f16=REFUSED),
     Case("Cholesky", "cholesky", ops.cholesky, np.linalg.cholesky, spd(3), f16=F16_LINALG),
     Case("Cholesky", "cholesky_upper_batch", ops.Cholesky(upper=True),
         lambda a: np.swapaxes(np.linalg.cholesky(a), -1, -2), spd(3, (2,)), 2, f16=F16_LINALG),
@@ -1260,6 +1265,113 @@ MORE_CASES = [
 ]
 CASES += MORE_CASES
 
+# --- the shape and indexing fast paths --------------------------------------------------------
+REP = np.array([3, 0, 3, -1, 2, 0, 5])          # repeated and negative indices
+UNIQUE = np.array([4, 1, 0, 5, 2])              # no repeats: the plain-assignment path
+REP2 = np.array([[1, 0, 1], [2, 2, 0]])         # a 2-D index (an embedding lookup)
+
+
+def _split_mix(x):
+    a, b, c = ops.split(x, [2, 3, 1], 1)
+    return ops.sin(a) * b[:, :2] + c * ops.exp(b[:, 2:])
+
+
+def _unstack_mix(x):
+    a, b, c = ops.unstack(x, 1)
+    return ops.stack((a * b, ops.sin(c), a), -1)
+
+
+def _index_add_ref(g, idx, shape, axis):
+    out = np.zeros(shape, g.dtype)
+    np.add.at(out, (slice(None),) * axis + (idx,), g)
+    return out
+
+
+SHAPE_CASES = [
+    # split / stack / unstack (each the transpose of another), bijective getitems (flips, added
+    # and removed axes: a view transpose), one-axis integer indexing (the scatters' float64
+    # sums), and the matmul fast paths (inner dimension 1, broadcast operands)
+    Case("Split", "split_sum",
+         lambda x: sum(ops.split(x, 2, 1)[1:], ops.split(x, 2, 1)[0]),
+         lambda x: x[:, 0:2] + x[:, 2:4] + x[:, 4:6], N((3, 6))),
+    Case("Split", "split_partial_use",
+         lambda x: ops.split(x, [1, 4, 1], 0)[1] ** 2,
+         lambda x: x[1:5] ** 2, N((6, 2))),
+    Case("Split", "split_mix",
+         _split_mix,
+         lambda x: np.sin(x[:, :2]) * x[:, 2:4] + x[:, 5:6] * np.exp(x[:, 4:5]), N((2, 6))),
+    Case("Stack", "stack_axis1",
+         lambda x, y: ops.stack((x, y * x, y), 1),
+         lambda x, y: np.stack((x, y * x, y), 1), N((2, 3), (2, 3))),
+    Case("Stack", "stack_constant_last_axis",
+         lambda x: ops.stack((x, Tensor(np.ones((2, 3)))), -1),
+         lambda x: np.stack((x, np.ones((2, 3))), -1), N((2, 3))),
+    Case("Unstack", "unstack_3d",
+         lambda x: ops.unstack(x, 1), lambda x: tuple(np.moveaxis(x, 1, 0)), N((2, 3, 2))),
+    Case("Unstack", "unstack_mix",
+         _unstack_mix,
+         lambda x: np.stack((x[:, 0] * x[:, 1], np.sin(x[:, 2]), x[:, 0]), -1), N((2, 3))),
+    Case("StridedSlice", "flip_view",
+         lambda x: ops.flip(x, (0, 2)) * x, lambda x: x[::-1, :, ::-1] * x,
+         N((2, 3, 2))),
+    Case("StridedSlice", "getitem_none_ellipsis_flip",
+         lambda x: x[None, ..., ::-1] ** 2,
+         lambda x: x[None, ..., ::-1] ** 2, N((2, 3))),
+    Case("StridedSlice", "getitem_int_on_size1",
+         lambda x: ops.sin(x[0, ..., 0]), lambda x: np.sin(x[0, ..., 0]),
+         N((1, 3, 1))),
+    Case("StridedSlice", "gather_rows_repeated",
+         lambda x: ops.gather(x, Tensor(REP), 0) ** 2, lambda x: x[REP] ** 2,
+         N((6, 9))),
+    Case("StridedSlice", "gather_rows_unique",
+         lambda x: ops.gather(x, Tensor(UNIQUE), 0) * 3,
+         lambda x: x[UNIQUE] * 3, N((6, 8))),
+    Case("StridedSlice", "gather_2d_index",
+         lambda x: ops.sin(ops.gather(x, Tensor(REP2), 0)),
+         lambda x: np.sin(x[REP2]), N((3, 8))),
+    Case("StridedSlice", "getitem_columns_repeated",
+         lambda x: x[:, Tensor(REP)] ** 2, lambda x: x[:, REP] ** 2,
+         N((9, 6))),
+    Case("StridedSlice", "getitem_middle_axis",
+         lambda x: x[:, Tensor(REP), ...] * x[:, Tensor(REP)],
+         lambda x: x[:, REP] * x[:, REP], N((2, 6, 4))),
+    Case("StridedSlice", "getitem_last_axis",
+         lambda x: x[..., Tensor(REP)] ** 2, lambda x: x[..., REP] ** 2,
+         N((3, 3, 6))),
+    Case("StridedSlice", "getitem_ellipsis_after",
+         lambda x: x[Tensor(REP2), ...] * 2, lambda x: x[REP2, ...] * 2,
+         N((3, 2, 4))),
+    Case("StridedSlice", "index_select_wide",
+         lambda x: ops.index_select(x, 1, Tensor(UNIQUE)) ** 2,
+         lambda x: x[:, UNIQUE] ** 2, N((8, 6, 2))),
+    Case("MatMul", "outer_squared",
+         lambda x, y: ops.outer(x, y) ** 2, lambda x, y: np.outer(x, y) ** 2, N((4,), (3,))),
+    Case("MatMul", "dot_matrix_vector",
+         lambda a, v: ops.dot(a, v) ** 2, lambda a, v: (a @ v) ** 2,
+         N((3, 4), (4,))),
+    Case("MatMul", "matmul_inner_1",
+         lambda a, b: ops.matmul(a, b) * a, lambda a, b: (a @ b) * a,
+         N((2, 3, 1), (1, 1))),
+    Case("MatMul", "matmul_inner_1_batched",
+         lambda a, b: ops.matmul(a, b), np.matmul, N((2, 3, 1), (1, 4))),
+    Case("MatMul", "matmul_transposes_inner_1",
+         lambda a, b: ops.matmul(a, b, True, True),
+         lambda a, b: a.T @ b.T, N((1, 3), (4, 1))),
+    Case("MatMul", "matmul_of_sum_cotangent",
+         lambda a, b: ops.matmul(ops.broadcast_to(a, (3, 4)), b),
+         lambda a, b: np.broadcast_to(a, (3, 4)) @ b, N((1, 4), (4, 2))),
+
+    # the transpose of indexing, called directly (an index plan with one integer array)
+    Case("IndexAdd", "index_add_rows",
+         lambda g: prim("IndexAdd")(g, Tensor(REP), index=(ArraySlot(0),), shape=(6, 3)),
+         lambda g: _index_add_ref(g, REP, (6, 3), 0), N((7, 3))),
+    Case("IndexAdd", "index_add_middle_axis",
+         lambda g: prim("IndexAdd")(g, Tensor(REP2), index=(slice(None), ArraySlot(0)),
+                                    shape=(2, 3, 4)),
+         lambda g: _index_add_ref(g, REP2, (2, 3, 4), 1), N((2, 2, 3, 4))),
+]
+CASES += SHAPE_CASES
+
 IDS = [c.name for c in CASES]
 assert len(set(IDS)) == len(IDS), "duplicate case names"
 
@@ -1274,8 +1386,6 @@ EXEMPT: dict[str, str] = {
     "AlltoAll": _COLLECTIVE, "Broadcast": _COLLECTIVE, "ReduceScatter": _COLLECTIVE,
     "RandomDraw": _RANDOM, "Multinomial": _RANDOM, "Randperm": _RANDOM, "DropoutMask": _RANDOM,
     "ApplyGradientDescent": "an in-place Parameter update: tests/test_optim.py",
-    "IndexAdd": ("the transpose of indexing (its parameters are an index plan): the reverse "
-                 "rule of StridedSlice, checked by every getitem row's derivatives"),
     "SetItemWinners": ("which of repeated writes x[index] = v keeps: the SetItem rows with "
                        "repeated indices check it"),
     "ScatterWinners": ("which of repeated updates tensor_scatter_update keeps: the "
@@ -1292,7 +1402,9 @@ NOT_OPERATIONS: dict[str, str] = {
     "CustomVJP": _TAPE, "CustomVJPMulti": _TAPE,
 }
 
-_ACROSS = "a collective: each process holds one example's share, there is no batch to map"
+_ACROSS = ("a collective over processes: under vmap each example makes its own collective "
+           "call (correct; a rule moving the batch axis behind the gathered or split axis "
+           "would need one call, untested here without several MPI processes)")
 _DRAW = "a random draw: one independent draw per example is what the loop gives"
 # Primitives allowed to run one call per example under vmap (``ad/batching.py``'s loop).
 BATCH_LOOP: dict[str, str] = {
@@ -1301,8 +1413,6 @@ BATCH_LOOP: dict[str, str] = {
     "RandomDraw": _DRAW, "Randperm": _DRAW, "DropoutMask": _DRAW,
     "ApplyGradientDescent": "updates one Parameter in place: nothing per example to map",
     "Fill": "takes no Tensor operand, so vmap never batches it",
-    "SetItemWinners": ("batched only by per-example integer index arrays in x[i] = v; the "
-                       "loop keeps the last-write rule of each example exact"),
 }
 
 _LINEAR = "linear in its differentiated inputs: the rule from the JVP is exact and as cheap"

@@ -8,9 +8,9 @@
   float64), to order 2 in CI and order 3 with ``-m slow``; float32 derivatives keep float32
   and agree with float64; ``jacfwd`` / ``jacrev`` against numerical Jacobians;
 - GRAPH mode (compiled) equal to PYNATIVE, forward and gradients;
-- vmap against a Python loop over the examples (every input mapped, only the first one
-  mapped, per-example first and second derivatives), and only the primitives allowed to
-  (``BATCH_LOOP``) running one call per example;
+- vmap against a Python loop over the examples (every input mapped on its first or on its
+  last axis, only the first input mapped, per-example first and second derivatives), with
+  only the primitives allowed to (``BATCH_LOOP``) running one call per example;
 - jet (Taylor mode) of the row's function and of its gradient along a line ``x + t u``
   against nested forward-mode derivatives (orders 2 and 1 in CI, 4 and 3 with ``-m slow``).
 
@@ -203,7 +203,8 @@ def _loop(fn, stacked: list, in_axes: tuple) -> list:
     """One call of ``fn`` per example, its outputs stacked: what vmap must give."""
     rows = []
     for b in range(BATCH):
-        args = [ms.Tensor(a if ax is None else a[b]) for a, ax in zip(stacked, in_axes)]
+        args = [ms.Tensor(a if ax is None else np.take(a, b, ax))
+                for a, ax in zip(stacked, in_axes)]
         rows.append([o.asnumpy() for o in _outs(fn(*args))])
     return [np.stack(col) for col in zip(*rows)]
 
@@ -249,6 +250,9 @@ def test_vmap_matches_loop(case: Case, monkeypatch) -> None:
     stacked = _stacked(case)
     n = len(stacked)
     _check_vmap(case.fn, stacked, (0,) * n, "every input mapped")
+    # the batch axis last: the rules that move it in front (or leave it where it is)
+    last = tuple(a.ndim - 1 for a in stacked)
+    _check_vmap(case.fn, [np.moveaxis(a, 0, -1) for a in stacked], last, "mapped on the last axis")
     if n > 1:  # the others shared by every example: a batch rule meets unbatched operands
         first_only = [stacked[0]] + [a[0] for a in stacked[1:]]
         _check_vmap(case.fn, first_only, (0,) + (None,) * (n - 1), "first input mapped")

@@ -1,10 +1,8 @@
-"""Shape, indexing and matrix-product paths added for speed, checked like every primitive:
-the split / stack / unstack primitives (each the transpose of concat, unstack, stack), the
-view transpose of getitems that keep every element (flips, added and removed axes), the
-transpose of one-axis integer indexing (the scatters' float64 sums), and the matmul fast
-paths (inner dimension 1, broadcast operands). Each is checked against NumPy, against central
-differences to third order (forward and reverse, mixed), in GRAPH mode, under vmap and in
-Taylor mode."""
+"""The shape, indexing and matrix-product paths added for speed, beyond the rows of the
+primitive table that check them like every primitive (``tests/primitive_table.py``): the
+transpose of one-axis integer indexing against ``np.add.at``, its float64 sums, the view
+transpose of bijective getitems, the matmul fast paths against NumPy, and the edges and
+errors of split / stack / unstack and broadcasting."""
 from __future__ import annotations
 
 import numpy as np
@@ -12,167 +10,13 @@ import pytest
 
 import mindgrad as ms
 from mindgrad import ops
-from mindgrad.core.tree import flatten
 from mindgrad.prims import getitem as G
 from mindgrad.prims import matmul as L
-from mindgrad.prims import getitem as G
-from mindgrad.prims import structural as S
 
-from gradcheck import check_graph_matches, check_grads
+from primitive_table import REP, REP2, UNIQUE
 
 T = ms.Tensor
 RNG = np.random.default_rng(7)
-REP = np.array([3, 0, 3, -1, 2, 0, 5])          # repeated and negative indices
-UNIQUE = np.array([4, 1, 0, 5, 2])              # no repeats: the plain-assignment path
-REP2 = np.array([[1, 0, 1], [2, 2, 0]])         # a 2-D index (an embedding lookup)
-
-
-def N(*shapes):
-    return lambda rng: [rng.standard_normal(s) for s in shapes]
-
-
-def _split_mix(x):
-    a, b, c = ops.split(x, [2, 3, 1], 1)
-    return ops.sin(a) * b[:, :2] + c * ops.exp(b[:, 2:])
-
-
-def _unstack_mix(x):
-    a, b, c = ops.unstack(x, 1)
-    return ops.stack((a * b, ops.sin(c), a), -1)
-
-
-ROWS = [
-    # (name, fn, numpy reference, inputs)
-    ("split_sum", lambda x: sum(ops.split(x, 2, 1)[1:], ops.split(x, 2, 1)[0]),
-     lambda x: x[:, 0:2] + x[:, 2:4] + x[:, 4:6], N((3, 6))),
-    ("split_partial_use", lambda x: ops.split(x, [1, 4, 1], 0)[1] ** 2,
-     lambda x: x[1:5] ** 2, N((6, 2))),
-    ("split_mix", _split_mix,
-     lambda x: np.sin(x[:, :2]) * x[:, 2:4] + x[:, 5:6] * np.exp(x[:, 4:5]), N((2, 6))),
-    ("stack_axis1", lambda x, y: ops.stack((x, y * x, y), 1),
-     lambda x, y: np.stack((x, y * x, y), 1), N((2, 3), (2, 3))),
-    ("stack_with_constant", lambda x: ops.stack((x, T(np.ones((2, 3)))), -1),
-     lambda x: np.stack((x, np.ones((2, 3))), -1), N((2, 3))),
-    ("unstack", lambda x: ops.unstack(x, 1), lambda x: tuple(np.moveaxis(x, 1, 0)), N((2, 3, 2))),
-    ("unstack_mix", _unstack_mix,
-     lambda x: np.stack((x[:, 0] * x[:, 1], np.sin(x[:, 2]), x[:, 0]), -1), N((2, 3))),
-    ("flip_view", lambda x: ops.flip(x, (0, 2)) * x, lambda x: x[::-1, :, ::-1] * x,
-     N((2, 3, 2))),
-    ("getitem_none_ellipsis_flip", lambda x: x[None, ..., ::-1] ** 2,
-     lambda x: x[None, ..., ::-1] ** 2, N((2, 3))),
-    ("getitem_int_on_size1", lambda x: ops.sin(x[0, ..., 0]), lambda x: np.sin(x[0, ..., 0]),
-     N((1, 3, 1))),
-    ("gather_rows_repeated", lambda x: ops.gather(x, T(REP), 0) ** 2, lambda x: x[REP] ** 2,
-     N((6, 9))),
-    ("gather_rows_unique", lambda x: ops.gather(x, T(UNIQUE), 0) * 3,
-     lambda x: x[UNIQUE] * 3, N((6, 8))),
-    ("gather_2d_index", lambda x: ops.sin(ops.gather(x, T(REP2), 0)),
-     lambda x: np.sin(x[REP2]), N((3, 8))),
-    ("getitem_columns_repeated", lambda x: x[:, T(REP)] ** 2, lambda x: x[:, REP] ** 2,
-     N((9, 6))),
-    ("getitem_middle_axis", lambda x: x[:, T(REP), ...] * x[:, T(REP)],
-     lambda x: x[:, REP] * x[:, REP], N((2, 6, 4))),
-    ("getitem_last_axis", lambda x: x[..., T(REP)] ** 2, lambda x: x[..., REP] ** 2,
-     N((3, 3, 6))),
-    ("getitem_ellipsis_after", lambda x: x[T(REP2), ...] * 2, lambda x: x[REP2, ...] * 2,
-     N((3, 2, 4))),
-    ("index_select_wide", lambda x: ops.index_select(x, 1, T(UNIQUE)) ** 2,
-     lambda x: x[:, UNIQUE] ** 2, N((8, 6, 2))),
-    ("outer", lambda x, y: ops.outer(x, y) ** 2, lambda x, y: np.outer(x, y) ** 2, N((4,), (3,))),
-    ("dot_matrix_vector", lambda a, v: ops.dot(a, v) ** 2, lambda a, v: (a @ v) ** 2,
-     N((3, 4), (4,))),
-    ("matmul_inner_1", lambda a, b: ops.matmul(a, b) * a, lambda a, b: (a @ b) * a,
-     N((2, 3, 1), (1, 1))),
-    ("matmul_inner_1_batched", lambda a, b: ops.matmul(a, b), np.matmul, N((2, 3, 1), (1, 4))),
-    ("matmul_transposes_inner_1", lambda a, b: ops.matmul(a, b, True, True),
-     lambda a, b: a.T @ b.T, N((1, 3), (4, 1))),
-    ("matmul_of_sum_cotangent", lambda a, b: ops.matmul(ops.broadcast_to(a, (3, 4)), b),
-     lambda a, b: np.broadcast_to(a, (3, 4)) @ b, N((1, 4), (4, 2))),
-]
-IDS = [r[0] for r in ROWS]
-
-
-def _inputs(row, dtype=np.float64):
-    return [np.asarray(a, dtype) for a in row[3](np.random.default_rng(0))]
-
-
-@pytest.mark.parametrize("dtype", [np.float32, np.float64], ids=["f32", "f64"])
-@pytest.mark.parametrize("row", ROWS, ids=IDS)
-def test_forward_matches_numpy(row, dtype):
-    arrays = _inputs(row, dtype)
-    got = flatten(row[1](*[T(a) for a in arrays]))[0]
-    want = row[2](*arrays)
-    want = list(want) if isinstance(want, tuple) else [want]
-    assert len(got) == len(want)
-    for g, w in zip(got, want):
-        w = np.asarray(w)
-        assert g.shape == w.shape and g.asnumpy().dtype == w.dtype
-        np.testing.assert_allclose(g.asnumpy(), w, rtol=2e-6, atol=2e-6)
-
-
-@pytest.mark.parametrize("row", ROWS, ids=IDS)
-def test_derivatives_against_finite_differences(row):
-    check_grads(row[1], [T(a) for a in _inputs(row)], order=3)
-
-
-@pytest.mark.parametrize("row", ROWS, ids=IDS)
-def test_graph_matches_pynative(row):
-    check_graph_matches(row[1], [T(a) for a in _inputs(row)], order=2)
-
-
-# --- vmap against a loop ---------------------------------------------------------------------
-VMAP = [
-    ("split", lambda v: ops.split(v, [1, 2], 0)[1] * ops.split(v, [1, 2], 0)[0], (4, 3)),
-    ("stack", lambda v: ops.stack((v, v * v, T(np.ones(3)))), (4, 3)),
-    ("unstack", lambda m: ops.unstack(m, 1)[0] - ops.unstack(m, 1)[2], (4, 2, 3)),
-    ("flip", lambda m: ops.flip(m, (1,)) * m, (4, 2, 3)),
-    ("gather_wide", lambda m: ops.gather(m, T(REP % 4), 0), (3, 4, 8)),
-    ("outer", lambda v: ops.outer(v, v), (4, 3)),
-]
-
-
-@pytest.mark.parametrize("name,f,shape", VMAP, ids=[v[0] for v in VMAP])
-def test_vmap_matches_loop(name, f, shape):
-    xs = RNG.standard_normal(shape)
-    got = ops.vmap(f)(T(xs)).asnumpy()
-    want = np.stack([f(T(x)).asnumpy() for x in xs])
-    np.testing.assert_allclose(got, want, rtol=1e-12)
-
-
-@pytest.mark.parametrize("name,f,shape", VMAP, ids=[v[0] for v in VMAP])
-def test_vmap_of_grad_matches_loop(name, f, shape):
-    xs = RNG.standard_normal(shape)
-    g = ops.grad(lambda x: (f(x) ** 2).sum())
-    got = ops.vmap(g)(T(xs)).asnumpy()
-    want = np.stack([g(T(x)).asnumpy() for x in xs])
-    np.testing.assert_allclose(got, want, rtol=1e-10)
-
-
-# --- Taylor mode against nested forward mode -----------------------------------------------
-def _directional(f, x, u, k):
-    """The k-th derivative of t -> f(x + t u) at 0, by nesting jvp."""
-    g = f
-    for _ in range(k):
-        g = (lambda h: lambda y: ops.jvp(h, (y,), (u,))[1])(g)
-    return g(x)
-
-
-@pytest.mark.parametrize("name", ["split_mix", "unstack_mix", "gather_rows_repeated",
-                                  "stack_axis1", "outer"])
-def test_jet_matches_nested_jvp(name):
-    row = ROWS[IDS.index(name)]
-    arrays = _inputs(row)
-    x = T(arrays[0])
-    others = [T(a) for a in arrays[1:]]
-    f = lambda y: ops.sin(row[1](y, *others))  # noqa: E731
-    u = T(RNG.standard_normal(x.shape))
-    order = 3
-    series = ops.stack([u] + [T(np.zeros(x.shape))] * (order - 1))
-    out, s = ops.jet(f, x, series)
-    np.testing.assert_allclose(out.asnumpy(), f(x).asnumpy(), rtol=1e-12)
-    for k in range(1, order + 1):
-        np.testing.assert_allclose(s.asnumpy()[k - 1], _directional(f, x, u, k).asnumpy(),
-                                   rtol=1e-9, atol=1e-11, err_msg=f"order {k}")
 
 
 # --- the fast paths themselves --------------------------------------------------------------

@@ -292,8 +292,8 @@ def test_linalg_and_einsum_batch_rules_run_once_for_the_batch(monkeypatch):
 
     looped = []
     real_loop = batching.per_example
-    monkeypatch.setattr(batching, "per_example",
-                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(0)
     a = rng.standard_normal((5, 3, 3))
     a = a @ a.transpose(0, 2, 1) + 3 * np.eye(3)
@@ -363,8 +363,8 @@ def test_index_tuple_batch_rules_match_loop(monkeypatch):
 
     looped = []
     real_loop = batching.per_example
-    monkeypatch.setattr(batching, "per_example",
-                        lambda prim, *a, **k: (looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
     rng = np.random.default_rng(1)
     x = T(rng.standard_normal((4, 3, 5)))                      # 4 examples of (3, 5)
     idx = ms.Tensor(rng.integers(0, 3, (4, 6, 2)) % np.array([3, 5]))  # repeats among 6
@@ -400,6 +400,35 @@ def test_index_tuple_batch_rules_match_loop(monkeypatch):
         want = loss(x[b], u[b], idx[b])
         for g, w in zip(got, want):
             np.testing.assert_allclose(g.asnumpy()[b], w.asnumpy(), rtol=1e-12)
+    assert looped == []
+
+
+def test_setitem_with_per_example_repeated_indices_matches_loop(monkeypatch):
+    """x[i] = v with a per-example integer index that repeats (the last write wins) under
+    vmap, its value and per-example gradients (the winners of each example's writes, found
+    by a batch rule), against one call per example."""
+    import mindgrad.ad.batching as batching
+
+    looped = []
+    real_loop = batching.per_example
+    monkeypatch.setattr(batching, "per_example", lambda prim, *a, **k: (
+        looped.append(prim.name), real_loop(prim, *a, **k))[1])
+    rng = np.random.default_rng(2)
+    xs, vs = T(rng.standard_normal((4, 5, 3))), T(rng.standard_normal((4, 6, 3)))
+    idx = ms.Tensor(rng.integers(0, 5, (4, 6)))  # six writes into five rows: repeats
+    w = T(rng.standard_normal((5, 3)))
+
+    def f(x, v, i):
+        x = x + 0.0 * v.sum()  # computed from the traced inputs (an assignable value)
+        x[i] = v * v
+        return x
+
+    loss = ops.grad(lambda x, v, i: (f(x, v, i) * w).sum(), (0, 1))
+    for fn in (f, lambda x, v, i: loss(x, v, i)[1], lambda x, v, i: loss(x, v, i)[0]):
+        for axes in ((0, 0, 0), (None, 0, 0), (0, None, 0)):
+            args = [xs[0] if axes[0] is None else xs, vs[0] if axes[1] is None else vs, idx]
+            got = ops.vmap(fn, in_axes=axes)(*args).asnumpy()
+            np.testing.assert_allclose(got, loop_over(fn, args, axes), rtol=1e-12, atol=1e-12)
     assert looped == []
 
 

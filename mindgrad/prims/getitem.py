@@ -396,6 +396,22 @@ def _batch_index_add(args, dims, index, shape):
     return index_add(g, *arrays, index=new, shape=out_shape), x_axis
 
 
+def _batch_setitem_winners(args, dims, index, shape):
+    arrays, adims = tuple(args), tuple(dims)
+    size = next(shape_of(a)[d] for a, d in zip(args, dims) if d is not None)
+    if _batched_masks(arrays, adims):
+        return per_example(setitem_winners, list(args), list(dims),
+                           {"index": index, "shape": shape}, size, _MASK_HINT)
+    # the winners of the batched assignment into a batched x of ``shape``: each example's
+    # writes land in its own slice, so repeats are told apart within an example only
+    new, arrays, x_axis, out_axis = _batch_index(index, arrays, adims, len(shape), size, True)
+    out_shape = tuple(shape[:x_axis]) + (size,) + tuple(shape[x_axis:])
+    return setitem_winners(*arrays, index=new, shape=out_shape), out_axis
+
+
+setitem_winners.batch = _batch_setitem_winners
+
+
 def _batch_setitem(args, dims, index):
     x, value, arrays = args[0], args[1], tuple(args[2:])
     xd, vd, adims = dims[0], dims[1], tuple(dims[2:])

@@ -1,7 +1,6 @@
-"""Targeted checks of the operators real networks need beyond the core set (products,
-padding and indexing, einsum and matrix functions, convolution and pooling): zeros in
-products, ties, repeated scatter indices, op classes, and the error messages for bad
-arguments. Their values and derivatives are checked by the primitive table
+"""Edge cases of products, indexing, scatters, convolution and pooling that the primitive
+table cannot express: zeros and underflow in products, ties, repeated scatter indices, op
+classes, and the error messages for bad arguments. Their values and derivatives are checked by the primitive table
 (``tests/primitive_table.py``, driven by ``tests/test_primitive_table.py``).
 """
 from __future__ import annotations
