@@ -706,6 +706,13 @@ spec("dense", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
                            ("tensor", None, _arr(rng, (4, 3), np.float32)),
                            ("tensor", None, _arr(rng, (4,), np.float32))],
      lambda x, w, b=None: x @ w.T + (0 if b is None else b), names=("matmul",))
+spec("batch_norm", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                                ("tensor", None, _arr(rng, (3,), np.float32)),
+                                ("tensor", None, _pos(rng, (3,), np.float32)),
+                                ("tensor", None, _arr(rng, (3,), np.float32)),
+                                ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, m, v, w, b: ((x - m[:, None]) / np.sqrt(v[:, None] + 1e-5) * w[:, None]
+                            + b[:, None]), int_ok=False)
 spec("bias_add", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
                               ("tensor", None, _arr(rng, (3,), np.float32))],
      lambda x, b: x + b[:, None])
@@ -1003,6 +1010,7 @@ NOT_FUZZED = {
     "partial": "functools.partial",
     "HookBackward": "the identity with a user hook on the gradient (test_hooks.py)",
     "InsertGradientOf": "the identity with a user function on the gradient (test_hooks.py)",
+    "BatchNorm": "batch_norm's statistics in MindSpore's 5-tuple (test_debug_ops.py)",
     "Print": "writes its inputs and returns None (test_debug_ops.py)",
     "ScalarSummary": "records a value and returns None (test_debug_ops.py)",
     "TensorSummary": "records a value and returns None (test_debug_ops.py)",
