@@ -18,7 +18,7 @@ with ``function(...)``, which names it and its op classes and methods.
 Adding an elementwise operator with its derivative is one block in ``prims`` and one row
 here. For ``cbrt``, in ``prims/unary.py``::
 
-    cbrt = unary("Cbrt", np.cbrt, lambda x, ans: A.div(1.0, A.mul(3.0, A.square(ans))))
+    cbrt = unary("Cbrt", np.cbrt, lambda x, ans: S.div(1.0, S.mul(3.0, S.mul(ans, ans))))
 
 and in ``ROWS`` below::
 
