@@ -13,6 +13,8 @@ from .runtime import synchronize
 class _Jit:
     """A compiled function; as a method decorator it binds ``self`` like a function."""
 
+    _jit_compiled = True  # hooks refuse compiled functions (core.hooks.check_hook)
+
     def __init__(self, fn: Callable) -> None:
         self._graph = GraphFunction(fn, getattr(fn, "__name__", "jit"))
         functools.update_wrapper(self, fn)

@@ -553,6 +553,9 @@ _cls2("Elu", lambda rng: [("float", None, 1.0), ("tensor", None, _arr(rng, _shap
 _cls2("LeakyReLU", lambda rng: [("float", None, 0.2), ("tensor", None, _arr(rng, _shape(rng)))],
       1, lambda a, x: np.where(x > 0, x, a * x), names=("leaky_relu",), out="float")
 SPECS[-1].int_trunc = True
+_cls2("BiasAdd", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                              ("tensor", None, _arr(rng, (3,), np.float32))], 0,
+      lambda x, b: x + b[:, None], names=("bias_add",))
 _cls2("LogSoftmax", lambda rng: [("axis", None, -1), ("tensor", None, _arr(rng, (2, 3)))], 1,
       lambda a, x: np.log(_softmax_ref(x, a)), names=("log_softmax",), out="float",
       int_ok=False)
@@ -703,6 +706,13 @@ spec("dense", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
                            ("tensor", None, _arr(rng, (4, 3), np.float32)),
                            ("tensor", None, _arr(rng, (4,), np.float32))],
      lambda x, w, b=None: x @ w.T + (0 if b is None else b), names=("matmul",))
+spec("batch_norm", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                                ("tensor", None, _arr(rng, (3,), np.float32)),
+                                ("tensor", None, _pos(rng, (3,), np.float32)),
+                                ("tensor", None, _arr(rng, (3,), np.float32)),
+                                ("tensor", None, _arr(rng, (3,), np.float32))],
+     lambda x, m, v, w, b: ((x - m[:, None]) / np.sqrt(v[:, None] + 1e-5) * w[:, None]
+                            + b[:, None]), int_ok=False)
 spec("bias_add", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
                               ("tensor", None, _arr(rng, (3,), np.float32))],
      lambda x, b: x + b[:, None])
@@ -1000,6 +1010,12 @@ NOT_FUZZED = {
     "partial": "functools.partial",
     "HookBackward": "the identity with a user hook on the gradient (test_hooks.py)",
     "InsertGradientOf": "the identity with a user function on the gradient (test_hooks.py)",
+    "BatchNorm": "batch_norm's statistics in MindSpore's 5-tuple (test_debug_ops.py)",
+    "Print": "writes its inputs and returns None (test_debug_ops.py)",
+    "ScalarSummary": "records a value and returns None (test_debug_ops.py)",
+    "TensorSummary": "records a value and returns None (test_debug_ops.py)",
+    "ImageSummary": "records a value and returns None (test_debug_ops.py)",
+    "HistogramSummary": "records a value and returns None (test_debug_ops.py)",
     "ReduceOp": "a namespace of the reduction names",
     # the collectives need an MPI launch (init()): test_comm_mpi.py checks them on 2 ranks
     # and test_comm.py their argument errors

@@ -106,7 +106,7 @@ def test_bad_backward_results_are_named():
         def backward(ctx, d):
             return d, d
 
-    with pytest.raises(RuntimeError, match=r"'backward'.*'TwoForOne\(\)' : 2 vs. 1"):
+    with pytest.raises(RuntimeError, match=r"wrong number of gradients, expect: 1 but: 2, in 'TwoForOne'"):
         ops.grad(lambda a: TwoForOne.apply(a).sum())(f32([1.0]))
 
     class Undefined(ms._Function):
@@ -114,3 +114,92 @@ def test_bad_backward_results_are_named():
 
     with pytest.raises(NotImplementedError, match="forward"):
         Undefined.apply(f32([1.0]))
+
+
+def test_backward_results_checked_as_mindspore_does():
+    """MindSpore 2.10's RuntimeErrors for a backward's results (message heads recorded)."""
+    grad_all = ops.GradOperation(get_all=True)
+
+    class IntGrad(ms._Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * x + y
+
+        @staticmethod
+        def backward(ctx, d):
+            return d * 3, 4
+
+    with pytest.raises(RuntimeError, match="Gradient should be none or tensor, position: 1"):
+        grad_all(IntGrad.apply)(f32([2.0, 2.0]), f32([3.0, 3.0]))
+
+    class GradForNumber(ms._Function):
+        @staticmethod
+        def forward(ctx, x, k):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, d):
+            return d * 3, d * 4
+
+    with pytest.raises(RuntimeError, match="Input is not tensor, but gradient is not none, "
+                                           "position: 1"):
+        grad_all(GradForNumber.apply)(f32([2.0, 2.0]), 3)
+
+    class WideGrad(ms._Function):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, d):
+            return ops.ones((3, 4), ms.float32)
+
+    with pytest.raises(RuntimeError, match=r"grad tensor should be broadcast to expected "
+                                           r"shape, but got \[3, 4\] vs \[3\]"):
+        grad_all(WideGrad.apply)(f32([1.0, 2.0, 3.0]))
+
+
+def test_ctx_marks_and_saved_values_checked():
+    class MarkNumber(ms._Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_non_differentiable(x, 1.0)
+            return x
+
+    with pytest.raises(RuntimeError, match="element of non_differentiable should be a tensor, "
+                                           "but get a float"):
+        MarkNumber.apply(f32([1.0]))
+
+    class DirtyNumber(ms._Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x, 1.0)
+            return x
+
+    with pytest.raises(RuntimeError, match="element of dirty_tensors should be a tensor"):
+        DirtyNumber.apply(f32([1.0]))
+
+    class DirtyNotReturned(ms._Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.mark_dirty(x)
+            return x * 2
+
+    with pytest.raises(RuntimeError, match="dirty tensors must all be outputs"):
+        DirtyNotReturned.apply(f32([1.0]))
+
+    class SavesTuple(ms._Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, (x, x))
+            return x * x
+
+        @staticmethod
+        def backward(ctx, d):
+            return d
+
+    x = f32([3.0, 3.0])
+    np.testing.assert_array_equal(SavesTuple.apply(x).asnumpy(), [9.0, 9.0])  # no gradient: fine
+    with pytest.raises(RuntimeError, match=r"save_for_backward\(\) only support None and tensor"):
+        ms.grad(SavesTuple.apply)(x)
+

@@ -389,3 +389,14 @@ def test_float_scalars_are_weakly_typed(expr, dtype, want) -> None:
         np.testing.assert_allclose(out.asnumpy(), want, rtol=1e-7)
     h = Tensor(np.array([1.0, 2.0], np.float16))
     assert str((h * 0.5).dtype) == "Float16"
+
+
+def test_tensor_takes_attributes_of_users_own():
+    """MindSpore Tensors accept attributes set by user code (its custom-function test stores
+    one tensor on another in forward and reads it back in backward)."""
+    x = ms.Tensor([1.0, 2.0])
+    x.tag = "weights"
+    x.partner = ms.Tensor([3.0])
+    assert x.tag == "weights" and float(x.partner.asnumpy()[0]) == 3.0
+    y = ms.Tensor([1.0, 2.0])
+    assert not hasattr(y, "tag")  # per tensor, not per class

@@ -430,3 +430,17 @@ def test_setitem_with_per_example_repeated_indices_matches_loop(monkeypatch):
             got = ops.vmap(fn, in_axes=axes)(*args).asnumpy()
             np.testing.assert_allclose(got, loop_over(fn, args, axes), rtol=1e-12, atol=1e-12)
     assert looped == []
+
+
+def test_number_outputs_repeated_along_their_out_axis():
+    """MindSpore 2.10: a Python number returned by the mapped function becomes a Tensor of
+    the batch size (int: Int64, float: Float32) unless its out axis is None."""
+    def f(x):
+        return 1, 2.5, x * 2, 3
+
+    a, b, c, d = ops.vmap(f, 0, (0, 0, 0, None))(ms.Tensor([1.0, 2.0, 3.0]))
+    assert a.dtype == ms.int64 and b.dtype == ms.float32
+    np.testing.assert_array_equal(a.asnumpy(), [1, 1, 1])
+    np.testing.assert_array_equal(b.asnumpy(), [2.5, 2.5, 2.5])
+    np.testing.assert_array_equal(c.asnumpy(), [2.0, 4.0, 6.0])
+    assert d == 3

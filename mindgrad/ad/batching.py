@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
+from ..core.tensor import Tensor
 from ..core.tree import flatten, unflatten
 from ..prims import structural as S
 from .inputs import resolve
@@ -168,9 +169,24 @@ def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0
         out = fn(*targs)
     finally:
         pop_trace(trace)
+    out = _numbers_as_tensors(out, out_axes)
     leaves, tree = flatten(out)
     axes = axes_per_leaf(out_axes, out, len(leaves))
     return unflatten(tree, [trace.value_at(x, ax) for x, ax in zip(leaves, axes)])
+
+
+def _numbers_as_tensors(out: Any, spec: Any) -> Any:
+    """Python numbers among the outputs that get an out axis become Tensors (Int64, Float32,
+    Bool), to be repeated along it as MindSpore does; with out axis None they stay numbers."""
+    if spec is None:
+        return out
+    if isinstance(out, (bool, int, float)):
+        return Tensor(out)
+    if isinstance(out, (tuple, list)):
+        specs = spec if isinstance(spec, (tuple, list)) and len(spec) == len(out) \
+            else [spec] * len(out)
+        return type(out)(_numbers_as_tensors(o, s) for o, s in zip(out, specs))
+    return out
 
 
 def axes_per_leaf(spec: Any, out: Any, n: int) -> list:

@@ -36,9 +36,14 @@ def add_leaf_hook(tensor: Any, fn: Callable) -> HookHandle:
 
 
 def check_hook(fn: Any, who: str) -> None:
+    """A hook must be a plain callable: not a ``jit``-compiled function, which would run
+    the hook once, when it is traced (``jit`` marks its functions ``_jit_compiled``)."""
     if not callable(fn):
         raise TypeError(f"For '{who}', the hook must be a function, but got "
                         f"{type(fn).__name__}.")
+    if getattr(fn, "_jit_compiled", False):
+        raise TypeError(f"For '{who}', decorating hook function "
+                        f"{getattr(fn, '__name__', 'hook')} with '@jit' is not supported.")
 
 
 def run_tensor_hooks(hooks: list, grad: Any) -> Any:

@@ -110,7 +110,8 @@ class Tensor:
     """A MindSpore Tensor. ``Tensor(data, dtype=None)`` accepts numbers, bools, (nested) lists
     and tuples, NumPy arrays and other Tensors."""
 
-    __slots__ = ("_data", "__weakref__")
+    # "__dict__": MindSpore code may set attributes of its own on a Tensor (``x.tag = ...``)
+    __slots__ = ("_data", "__weakref__", "__dict__")
     _trace = None  # plain tensors belong to no trace (tracers override this)
     __array_priority__ = 100  # make ``ndarray * Tensor`` call Tensor.__rmul__
 

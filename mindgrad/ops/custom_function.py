@@ -25,12 +25,24 @@ def checked_grads(owner: str, rule: str, grads: Any, inputs: Sequence) -> list:
         grads = (grads,)
     if rule == "bprop" and get_context("check_bprop"):
         _strict_bprop_check(owner, grads, inputs)
+    # a _Function's backward is held to MindSpore's custom-function rules (its messages);
+    # a Cell's bprop keeps the older, more lenient conversions
+    function = rule == "backward"
     if len(grads) != len(inputs):
+        if function:
+            raise RuntimeError(f"Function backward return a wrong number of gradients, "
+                               f"expect: {len(inputs)} but: {len(grads)}, in '{owner}'.")
         raise RuntimeError(f"The output size of the '{rule}' must match the number of "
                            f"parameters in its corresponding primal function '{owner}()' : "
                            f"{len(grads)} vs. {len(inputs)}.")
     checked: list = []
     for i, (g, x) in enumerate(zip(grads, inputs)):
+        if function and g is not None and not isinstance(g, Tensor):
+            raise RuntimeError(f"Gradient should be none or tensor, position: {i} type: "
+                               f"{type(g)}, in '{who}'.")
+        if function and g is not None and not isinstance(x, Tensor):
+            raise RuntimeError(f"Input is not tensor, but gradient is not none, position: "
+                               f"{i} type: {type(g)}, in '{who}'.")
         if not isinstance(x, Tensor) or g is None:
             checked.append(None)
             continue
@@ -38,6 +50,11 @@ def checked_grads(owner: str, rule: str, grads: Any, inputs: Sequence) -> list:
             g = Tensor(g, dtype=x.dtype)
         if g.shape != x.shape:
             if not _sums_to(g.shape, x.shape):
+                if function:
+                    raise RuntimeError(f"For grad interface or custom function, grad tensor "
+                                       f"should be broadcast to expected shape, but got "
+                                       f"{list(g.shape)} vs {list(x.shape)}, for input {i} "
+                                       f"of '{who}'.")
                 raise RuntimeError(f"For '{who}', the gradient of input {i} has shape "
                                    f"{list(g.shape)}, which cannot be summed to the input's "
                                    f"shape {list(x.shape)}.")
@@ -92,6 +109,13 @@ def _differentiated(a: Any) -> bool:
     return isinstance(getattr(sub if sub is not None else a, "_trace", None), ReverseTrace)
 
 
+def _all_tensors(values: Sequence, what: str) -> None:
+    for v in values:
+        if not isinstance(v, Tensor):
+            raise RuntimeError(f"For 'FunctionCtx', element of {what} should be a tensor, "
+                               f"but get a {type(v).__name__}.")
+
+
 class FunctionCtx:
     """The ``ctx`` a ``_Function``'s ``forward`` and ``backward`` share."""
 
@@ -99,15 +123,37 @@ class FunctionCtx:
         self.needs_input_grad = needs_input_grad
         self.saved_tensors: tuple = ()
         self.non_differentiable: list = []
+        self.dirty_tensors: list = []
         self.materialize_grads = True
 
     def save_for_backward(self, *tensors: Any) -> None:
-        """Keep values for ``backward`` (read back as ``ctx.saved_tensors``)."""
+        """Keep values for ``backward`` (read back as ``ctx.saved_tensors``). When a
+        gradient is being taken, each must be a Tensor or None (checked after ``forward``)."""
         self.saved_tensors = tensors
 
     def mark_non_differentiable(self, *outputs: Any) -> None:
         """Outputs without a gradient: ``backward`` gets zeros for them."""
+        _all_tensors(outputs, "non_differentiable")
         self.non_differentiable.extend(outputs)
+
+    def mark_dirty(self, *tensors: Any) -> None:
+        """Inputs that ``forward`` changed in place. Each must also be an output of
+        ``forward`` (checked after it returns), so that later uses see the changed value
+        through the output, whose gradient ``backward`` gives."""
+        _all_tensors(tensors, "dirty_tensors")
+        self.dirty_tensors.extend(tensors)
+
+    def check_forward(self, cls_name: str, out: Any) -> None:
+        """The checks MindSpore makes once ``forward`` has returned ``out``."""
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        if any(not any(d is o for o in outs) for d in self.dirty_tensors):
+            raise RuntimeError(f"For '{cls_name}.forward', the dirty tensors must all be "
+                               f"outputs of the forward function.")
+        if any(self.needs_input_grad) and any(
+                t is not None and not isinstance(t, Tensor) for t in self.saved_tensors):
+            raise RuntimeError(f"For '{cls_name}.forward', please check your custom "
+                               f"function, that save_for_backward() only support None and "
+                               f"tensor, but got other type!")
 
     def set_materialize_grads(self, value: bool) -> None:
         """With False, ``backward`` gets None (not zeros) for outputs that received no
@@ -148,7 +194,9 @@ class _Function:
         ctx = FunctionCtx(tuple(_differentiated(a) for a in args))
 
         def fun(*xs: Any) -> Any:
-            return cls.forward(ctx, *xs, **kwargs)
+            out = cls.forward(ctx, *xs, **kwargs)
+            ctx.check_forward(cls.__name__, out)
+            return out
 
         def bwd(xs: Sequence, out: Any, dout: Any) -> list:
             multiple = isinstance(out, (tuple, list))

@@ -56,7 +56,8 @@ class HookBackward(Primitive):
 
 class InsertGradientOf(Primitive):
     """``InsertGradientOf(f)(x)`` returns ``x``; in reverse mode its gradient ``g`` becomes
-    ``f(g)`` (gradient clipping, scaling, logging)."""
+    ``f(g)`` (gradient clipping, scaling, logging). A value that is not a Tensor is returned
+    as it is, as MindSpore does."""
 
     def __init__(self, f: Callable) -> None:
         super().__init__("InsertGradientOf")
@@ -65,8 +66,7 @@ class InsertGradientOf(Primitive):
 
     def __call__(self, x: Any) -> Any:
         if not isinstance(x, Tensor):
-            raise TypeError(f"For 'InsertGradientOf', the input must be a Tensor, but got "
-                            f"{type(x).__name__}.")
+            return x  # numbers, bools, tuples: no gradient flows here (MindSpore's pass-through)
         (out,) = pass_through((x,), lambda grads: (self.f(grads[0]),), "InsertGradientOf")
         return out
 

@@ -75,7 +75,7 @@ def function(name: str, op: Any = (), method: Any = (), attrs: tuple = ()) -> Ro
 
 ROWS: list[Row] = [
     # --- arithmetic ------------------------------------------------------------------------
-    arith_op("add", A.add, op="Add"),
+    arith_op("add", A.add, op=("Add", "TensorAdd")),  # TensorAdd: the 1.x name
     arith_op("sub", A.sub, op="Sub", method=("sub", "subtract"), alias="subtract"),
     arith_op("mul", A.mul, op="Mul", method="multiply", alias="multiply"),
     arith_op("div", A.div, op=("Div", "RealDiv"), method="divide",
@@ -144,6 +144,7 @@ ROWS: list[Row] = [
     function("mish", op="Mish"),
     function("hardswish", op="HSwish"),
     function("leaky_relu", op="LeakyReLU", attrs=(("alpha", 0.2),)),
+    function("bias_add", op="BiasAdd", attrs=(("data_format", "NCHW"),)),
     function("hardshrink", method="hardshrink"),
     function("select", op="Select"),
     function("clamp", method="clamp"),

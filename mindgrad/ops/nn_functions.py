@@ -333,19 +333,73 @@ def dense(input: Any, weight: Any, bias: Any = None) -> Tensor:
 
 
 @_composite
-def bias_add(input_x: Any, bias: Any) -> Tensor:
-    """``input_x`` (rank 2 to 5, channels on axis 1) plus the 1-D ``bias`` per channel."""
+def bias_add(input_x: Any, bias: Any, data_format: str = "NCHW") -> Tensor:
+    """``input_x`` (rank 2 to 5) plus the 1-D ``bias`` per channel: channels on axis 1 for
+    ``data_format`` "NCHW" / "NCDHW", on the last axis for "NHWC"."""
     x, b = F._tensor(input_x, "bias_add", "input_x"), F._tensor(bias, "bias_add", "bias")
+    if data_format not in ("NCHW", "NHWC", "NCDHW"):
+        raise ValueError(f"For 'bias_add', 'data_format' must be 'NCHW', 'NHWC' or 'NCDHW', "
+                         f"but got {data_format!r}.")
     if not 2 <= x.ndim <= 5:
         raise ValueError(f"For 'bias_add', 'input_x' must have rank 2 to 5, but got shape "
                          f"{list(x.shape)}.")
-    if b.ndim != 1 or b.shape[0] != x.shape[1]:
-        raise ValueError(f"For 'bias_add', 'bias' must be 1-D of the size of axis 1 of "
-                         f"'input_x' ({x.shape[1]}), but got shape {list(b.shape)}.")
+    ch = x.ndim - 1 if data_format == "NHWC" else 1
+    if b.ndim != 1 or b.shape[0] != x.shape[ch]:
+        raise ValueError(f"For 'bias_add', 'bias' must be 1-D of the size of axis {ch} of "
+                         f"'input_x' ({x.shape[ch]}), but got shape {list(b.shape)}.")
     if b.dtype != x.dtype:
         raise TypeError(f"For 'bias_add', 'bias' must have the dtype of 'input_x', "
                         f"{x.dtype}, but got {b.dtype}.")
-    return F.add(x, F.reshape(b, (-1,) + (1,) * (x.ndim - 2)))
+    return F.add(x, F.reshape(b, (-1,) + (1,) * (x.ndim - 1 - ch)))
+
+
+# --- batch normalization ----------------------------------------------------------------------
+def batch_norm_stats(x: Tensor, running_mean: Any, running_var: Any, training: bool,
+                     momentum: float, eps: float, channel_axis: int,
+                     op: str = "batch_norm") -> tuple[Tensor, Tensor, Tensor]:
+    """``(normalized x, batch mean, batch variance)``: with ``training`` the statistics of
+    the batch (over every axis but ``channel_axis``; the variance biased), and
+    ``running_mean`` / ``running_var`` (Parameters) moved towards them as
+    ``(1 - momentum) * running + momentum * batch`` (the unbiased variance, as MindSpore
+    does); else the running statistics, and the batch ones returned as zeros."""
+    c = x.shape[channel_axis]
+    for arg, t in (("running_mean", running_mean), ("running_var", running_var)):
+        if not isinstance(t, Tensor) or t.shape != (c,):
+            raise ValueError(f"For '{op}', '{arg}' must be a Tensor of shape [{c}] (the "
+                             f"channels of 'input_x' {list(x.shape)}), but got "
+                             f"{list(getattr(t, 'shape', ()))}.")
+    shape = tuple(c if a == channel_axis % x.ndim else 1 for a in range(x.ndim))
+    if training:
+        axes = tuple(a for a in range(x.ndim) if a != channel_axis % x.ndim)
+        mean = F.reduce_mean(x, axes, True)
+        var = F.reduce_mean(F.square(F.sub(x, mean)), axes, True)
+        batch_mean, batch_var = F.reshape(mean, (c,)), F.reshape(var, (c,))
+        n = x.size // c
+        unbiased = F.mul(F.stop_gradient(batch_var), n / max(n - 1, 1))
+        for running, batch in ((running_mean, F.stop_gradient(batch_mean)),
+                               (running_var, unbiased)):
+            if not hasattr(running, "set_data"):
+                raise TypeError(f"For '{op}', the running statistics must be Parameters "
+                                f"when training, but got {type(running).__name__}.")
+            running.set_data(F.add(F.mul(running, 1 - momentum), F.mul(batch, momentum)))
+    else:
+        mean, var = F.reshape(running_mean, shape), F.reshape(running_var, shape)
+        batch_mean = batch_var = F.zeros_like(running_mean)
+    return F.mul(F.sub(x, mean), F.rsqrt(F.add(var, eps))), batch_mean, batch_var
+
+
+@_composite
+def batch_norm(input_x: Any, running_mean: Any, running_var: Any, weight: Any, bias: Any,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Batch normalization of ``input_x`` (N, C, ...) per channel, scaled by ``weight`` and
+    shifted by ``bias`` (see ``batch_norm_stats`` for the statistics)."""
+    x = _float(input_x, "batch_norm", "input_x")
+    if x.ndim < 2:
+        raise ValueError(f"For 'batch_norm', 'input_x' must have rank 2 or more, but got "
+                         f"shape {list(x.shape)}.")
+    y, _, _ = batch_norm_stats(x, running_mean, running_var, training, momentum, eps, 1)
+    shape = (-1,) + (1,) * (x.ndim - 2)
+    return F.add(F.mul(y, F.reshape(weight, shape)), F.reshape(bias, shape))
 
 
 # --- activations ------------------------------------------------------------------------------
@@ -471,8 +525,9 @@ def threshold(input: Any, thr: float, value: float) -> Tensor:
     return F.select(F.greater(x, thr), x, F.cast(F.full(x.shape, value), x.dtype))
 
 
-__all__ = ["binary_cross_entropy_with_logits", "binary_cross_entropy", "mse_loss", "l1_loss",
-           "smooth_l1_loss", "huber_loss", "soft_margin_loss", "margin_ranking_loss", "kl_div",
+__all__ = ["batch_norm", "binary_cross_entropy_with_logits", "binary_cross_entropy",
+           "mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+           "margin_ranking_loss", "kl_div",
            "nll_loss", "cross_entropy", "cosine_similarity", "dense", "bias_add", "hardtanh",
            "softsign", "selu", "celu", "logsigmoid", "hardsigmoid", "softmin", "softshrink",
            "hardshrink", "tanhshrink", "glu", "threshold"]

@@ -8,9 +8,11 @@ import inspect
 from typing import Any, Callable
 
 from ...core import dtype as mstype
-from .. import families, names
+from .. import families, names, nn_functions
 from .. import functional as F
 from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
+from ..debug_ops import (HistogramSummary, ImageSummary, Print, ScalarSummary,  # noqa: F401
+                         TensorSummary)
 from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
 PrimitiveOp = Primitive
@@ -475,5 +477,32 @@ class AvgPool(_Pool):
 
 from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp,  # noqa: E402
                        ReduceScatter)
+
+class BatchNorm(PrimitiveOp):
+    """``BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")``
+    called with ``(x, scale, bias, mean, variance)``: the 5-tuple of MindSpore's CPU
+    kernel, ``(y, 0, 0, batch_mean, batch_variance)`` (the last two zeros when not
+    training). Training moves the ``mean`` / ``variance`` Parameters towards the batch's
+    statistics (``momentum`` is the weight of the batch)."""
+
+    def __init__(self, is_training: bool = False, epsilon: float = 1e-5, momentum: float = 0.1,
+                 data_format: str = "NCHW") -> None:
+        super().__init__()
+        if data_format not in ("NCHW", "NHWC"):
+            raise ValueError(f"For 'BatchNorm', 'data_format' must be 'NCHW' or 'NHWC', but "
+                             f"got {data_format!r}.")
+        self.is_training, self.epsilon = bool(is_training), float(epsilon)
+        self.momentum, self.data_format = float(momentum), data_format
+
+    def __call__(self, x: Any, scale: Any, bias: Any, mean: Any, variance: Any) -> tuple:
+        x = F._tensor(x, "BatchNorm", "input_x")
+        ch = x.ndim - 1 if self.data_format == "NHWC" else 1
+        y, bm, bv = nn_functions.batch_norm_stats(x, mean, variance, self.is_training,
+                                                  self.momentum, self.epsilon, ch, "BatchNorm")
+        shape = tuple(-1 if a == ch else 1 for a in range(x.ndim))
+        y = F.add(F.mul(y, F.reshape(scale, shape)), F.reshape(bias, shape))
+        zeros = F.zeros_like(F.stop_gradient(bm))
+        return y, zeros, zeros, F.stop_gradient(bm), F.stop_gradient(bv)
+
 
 __all__ = F._public_names(globals())
