@@ -849,9 +849,14 @@ for _name, _ref in [("trunc", np.trunc), ("frac", lambda x: x - np.trunc(x)),
          out="bool" if _name == "signbit" else "float")
 spec("logit", lambda rng: [("tensor", None, np.asarray(_unit(rng, _shape(rng)) * 0.5 + 0.5))],
      lambda p: np.log(p / (1 - p)), int_ok=False)
+def _heaviside(x, v):
+    # MindSpore's heaviside is 0 at a NaN input (NumPy's is NaN): 1 only where x > 0
+    return np.where(np.isnan(x), np.zeros_like(np.heaviside(x, v)), np.heaviside(x, v))
+
+
 for _name, _ref in [("hypot", np.hypot), ("copysign", np.copysign), ("fmax", np.fmax),
                     ("fmin", np.fmin), ("logaddexp2", np.logaddexp2),
-                    ("heaviside", np.heaviside), ("arctan2", np.arctan2),
+                    ("heaviside", _heaviside), ("arctan2", np.arctan2),
                     ("true_divide", np.divide)]:
     spec(_name, _pair(), _wide(_ref), int_ok=False, out="" if _name == "heaviside" else "float",
          names=("atan2",) if _name == "arctan2" else ("div", "realdiv")

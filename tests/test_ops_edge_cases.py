@@ -402,3 +402,78 @@ def test_logsumexp_of_infinite_rows() -> None:
         out = ops.logsumexp(x, 1).asnumpy()
     np.testing.assert_array_equal(out[:2], [-np.inf, np.inf])
     np.testing.assert_allclose(out[2], np.log(4.0), rtol=1e-15)
+
+
+# --- dtype and shape rules found by the fuzzer (values recorded from MindSpore 2.10, CPU) ------
+def test_addmm_python_number_input_is_weak() -> None:
+    m1, m2 = T(np.ones((2, 3), np.float32)), T(np.ones((3, 4), np.float32))
+    for v, want in ((-3, 0.0), (2.5, 5.5), (True, 4.0), (10 ** 12, np.float32(1e12) + 3)):
+        r = ops.addmm(v, m1, m2)
+        assert r.dtype == ms.float32 and r.shape == (2, 4), (v, r.dtype)
+        np.testing.assert_array_equal(r.asnumpy(), np.full((2, 4), want, np.float32))
+    r = ops.addmm(-3, m1, m2, beta=2, alpha=0.5)
+    np.testing.assert_array_equal(r.asnumpy(), np.full((2, 4), -4.5, np.float32))
+    g = ops.grad(lambda a: ops.addmm(1.5, a, m2).sum())(m1)
+    np.testing.assert_array_equal(g.asnumpy(), np.full((2, 3), 4.0, np.float32))
+    # a Tensor input still broadcasts and scales as before
+    r = ops.addmm(T(np.ones((2, 4), np.float32)), m1, m2, beta=0.5, alpha=2)
+    np.testing.assert_array_equal(r.asnumpy(), np.full((2, 4), 6.5, np.float32))
+
+
+def test_inner_refuses_python_numbers() -> None:
+    x = T(np.arange(6, dtype=np.float32).reshape(2, 3))
+    for v in (-3, 2.5, True):
+        with pytest.raises(TypeError, match="inner.*'other' must be a Tensor"):
+            ops.inner(x, v)
+        with pytest.raises(TypeError, match="inner.*'input' must be a Tensor"):
+            ops.inner(v, x)
+    r = ops.inner(x, T(np.array([1.0, 2.0, 3.0], np.float32)))
+    assert r.dtype == ms.float32
+    np.testing.assert_array_equal(r.asnumpy(), np.array([8.0, 26.0], np.float32))
+
+
+def test_lerp_weight_is_a_float_or_tensor_and_keeps_the_inputs_dtype() -> None:
+    a = T(np.array([1.0, 2.0], np.float32))
+    b = T(np.array([3.0, 6.0], np.float32))
+    for w in ((1,), [0.5], ((1,), (2,)), 2, True, None):
+        with pytest.raises(TypeError, match="lerp.*'weight'"):
+            ops.lerp(a, b, w)
+    for w in (0.25, T(np.float64(0.25)), T(np.full(2, 0.25)), T(np.full(2, 0.25, np.float16))):
+        r = ops.lerp(a, b, w)
+        assert r.dtype == ms.float32, (w, r.dtype)
+        np.testing.assert_array_equal(r.asnumpy(), np.array([1.5, 3.0], np.float32))
+    with pytest.raises(ValueError, match="lerp"):
+        ops.lerp(a, b, T(np.ones(3, np.float32)))
+    g = ops.grad(lambda w: ops.lerp(a, b, w).sum())(T(np.full(2, 0.25, np.float64)))
+    assert g.dtype == ms.float64
+    np.testing.assert_array_equal(g.asnumpy(), [2.0, 4.0])
+
+
+def test_heaviside_at_nan_and_inf() -> None:
+    x = T(np.array([1.0, np.nan, -np.inf, np.inf, 0.0, -2.0], np.float32))
+    r = ops.heaviside(x, T(np.full(6, 0.5, np.float32)))
+    assert r.dtype == ms.float32
+    np.testing.assert_array_equal(r.asnumpy(), [1.0, 0.0, 0.0, 1.0, 0.5, 0.0])
+    r = ops.heaviside(T(np.array([0.0, 1.0], np.float32)), T(np.full(2, np.nan, np.float32)))
+    np.testing.assert_array_equal(r.asnumpy(), [np.nan, 1.0])
+
+
+def test_atleast_nd_of_a_list_takes_tensors_only() -> None:
+    for fn in (ops.atleast_1d, ops.atleast_2d, ops.atleast_3d):
+        with pytest.raises(TypeError, match=f"{fn.__name__}.*element 0 is float"):
+            fn([-0.4, 1.5, 0.8])
+        with pytest.raises(TypeError, match=f"{fn.__name__}.*element 1 is list"):
+            fn([T(np.ones(3, np.float32)), [1.0, 2.0]])
+    r = ops.atleast_3d([T(np.ones(3, np.float32)), T(np.ones((2, 2), np.float64))])
+    assert [t.shape for t in r] == [(1, 3, 1), (2, 2, 1)]
+    assert [t.dtype for t in r] == [ms.float32, ms.float64]
+    assert ops.atleast_2d(T(np.arange(3.0))).shape == (1, 3)
+
+
+def test_multinomial_huge_num_samples_is_a_clear_error() -> None:
+    p = T(np.array([[0.2, 0.3, 0.5], [1.0, 1.0, 1.0]], np.float32))
+    with pytest.raises(ValueError, match="multinomial.*num_samples"):
+        ops.multinomial(p, 10 ** 12)
+    r = ops.multinomial(p, 4)
+    assert r.dtype == ms.int32 and r.shape == (2, 4)
+    assert ((r.asnumpy() >= 0) & (r.asnumpy() < 3)).all()

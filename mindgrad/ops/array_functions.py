@@ -162,8 +162,19 @@ def logaddexp(input: Any, other: Any) -> Tensor:
 def lerp(input: Any, end: Any, weight: Any) -> Tensor:
     """``input + weight * (end - input)``."""
     x, e = _floats(input, end, "lerp", "input", "end")
-    w = F._operand(weight, "lerp", "weight")
-    return F.add(x, F.mul(w, F.sub(e, x)))
+    # MindSpore takes a float or a Tensor here (an int, a bool or a sequence is refused),
+    # and the result keeps the inputs' dtype whatever the weight Tensor's dtype is
+    if isinstance(weight, bool) or not isinstance(weight, (float, Tensor)):
+        raise TypeError(f"For 'lerp', 'weight' must be a float or a Tensor, but got "
+                        f"{type(weight).__name__}.")
+    diff = F.sub(e, x)
+    if isinstance(weight, Tensor):
+        if weight._data.dtype.kind not in "biuf":
+            raise TypeError(f"For 'lerp', 'weight' must be a real Tensor, but got "
+                            f"{weight.dtype}.")
+        F._broadcast_shapes("lerp", ("input - end", diff), ("weight", weight))
+        weight = F.cast(weight, diff.dtype)
+    return F.add(x, F.mul(weight, diff))
 
 
 @_composite
@@ -341,6 +352,12 @@ def _atleast(inputs: tuple, n: int, op: str) -> Any:
     ts = inputs[0] if len(inputs) == 1 and isinstance(inputs[0], (tuple, list)) else inputs
     if len(inputs) == 1 and not isinstance(inputs[0], (tuple, list)):
         return one(inputs[0])
+    # a list names several inputs, so each element must be a Tensor, as in MindSpore: a
+    # list of numbers would otherwise silently become several 0-d tensors
+    for i, t in enumerate(ts):
+        if not isinstance(t, Tensor):
+            raise TypeError(f"For '{op}', each element of 'inputs' must be a Tensor, but "
+                            f"element {i} is {type(t).__name__}.")
     return tuple(one(t) for t in ts)
 
 

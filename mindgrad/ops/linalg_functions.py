@@ -29,6 +29,12 @@ def mm(input: Any, mat2: Any) -> Tensor:
 @_composite
 def inner(input: Any, other: Any) -> Tensor:
     """The sum of products over the last axes of ``input`` and ``other``."""
+    # MindSpore takes Tensors only: a Python number would become an Int64 or Float32
+    # Tensor and change the result's dtype (an int made a float32 product float64)
+    for arg, v in (("input", input), ("other", other)):
+        if isinstance(v, (bool, int, float, complex)):
+            raise TypeError(f"For 'inner', '{arg}' must be a Tensor, but got "
+                            f"{type(v).__name__}.")
     a, b = F._tensor(input, "inner", "input"), F._tensor(other, "inner", "other")
     if a.ndim == 0 or b.ndim == 0:
         return F.mul(a, b)
@@ -42,6 +48,10 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise TypeError(f"For 'addmm', '{arg}' must be a number, but got "
                             f"{type(v).__name__}.")
+    if isinstance(input, (bool, int, float)):
+        # a Python number is a weak scalar, as in MindSpore: the product's dtype decides
+        # (Tensor(-3) would be Int64 and make a float32 product float64)
+        return F.add(F.mul(mm(mat1, mat2), alpha), input * beta)
     x = F._tensor(input, "addmm", "input")
     prod = mm(mat1, mat2)
     F._broadcast_shapes("addmm", ("input", x), ("mat1 @ mat2", prod))

@@ -191,6 +191,9 @@ def multinomial(input: Any, num_samples: int, replacement: bool = True,
         raise ValueError(f"For 'multinomial', 'num_samples' must be a positive int, but got "
                          f"{num_samples!r}.")
     replacement = F._flag(replacement, "multinomial", "replacement")
+    # a huge num_samples: a clear error before the sampler tries to allocate the result
+    F._sizes((p.shape[0] if p.ndim == 2 else 1, int(num_samples)), "multinomial",
+             "num_samples")
     if p.size == 0 or p.shape[-1] == 0:
         raise ValueError(f"For 'multinomial', 'input' must not be empty, but got shape "
                          f"{list(p.shape)}.")
