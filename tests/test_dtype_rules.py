@@ -254,3 +254,18 @@ def test_compiled_calls_follow_the_same_rules(case) -> None:
         except TypeError:
             compiled = REFUSED
         assert compiled == eager, (case, dtype)
+
+
+# two Python numbers: the dtype Tensor() gives the wider one (MindSpore 2.10, CPU)
+@pytest.mark.parametrize("name,x,y,dtype,value", [
+    ("sub", 2.5, 0.43, ms.float32, 2.07), ("add", 2.5, 3, ms.float32, 5.5),
+    ("mul", 2, 3, ms.int64, 6), ("div", 7, 2, ms.float32, 3.5),
+    ("div", True, 3, ms.float32, 1 / 3), ("sub", True, 3, ms.int64, -2),
+    ("add", True, 2.5, ms.float32, 3.5), ("maximum", True, 3, ms.int64, 3),
+    ("minimum", 2.5, 3, ms.float32, 2.5), ("floor_mod", 2.5, 0.43, ms.float32, 0.35),
+    ("atan2", 2.5, 3, ms.float32, math.atan2(2.5, 3)), ("maximum", True, False, ms.bool_, True),
+])
+def test_arithmetic_of_two_python_numbers(name, x, y, dtype, value) -> None:
+    r = getattr(ops, name)(x, y)
+    assert r.dtype == dtype and r.shape == ()
+    np.testing.assert_allclose(float(r.asnumpy()), value, rtol=1e-6)

@@ -61,6 +61,11 @@ def _converted(x: Any, op: str, arg: str) -> Tensor:
     return t
 
 
+def _scalar_rank(v: Any) -> int:
+    """How wide a Python number's kind is: bool < int < float."""
+    return 0 if isinstance(v, bool) else 1 if isinstance(v, int) else 2
+
+
 def _binary(prim, name: str, promote: bool = False):
     """The front-end of a binary primitive; ``promote``: arithmetic, with MindSpore's weak
     float scalars (``promote_scalar``). An op with a dtype rule (``dtype_rules``) applies it
@@ -74,6 +79,14 @@ def _binary(prim, name: str, promote: bool = False):
         x, y = _operand(x, name, "x"), _operand(y, name, "y")
         if xt != yt:  # an array or list converted: it goes with the tensor
             x, y = (x, _near(y, x)) if xt else (_near(x, y), y)
+        if promote and not isinstance(x, Tensor) and not isinstance(y, Tensor):
+            # two Python numbers: as in MindSpore, the result has the dtype Tensor() gives
+            # the wider one (float32 with a float, int64 with ints), not NumPy's float64;
+            # the other stays a weak scalar
+            if _scalar_rank(x) >= _scalar_rank(y):
+                x = Tensor(x)
+            else:
+                y = Tensor(y)
         if promote:
             x, y = promote_scalar(x, y)
         if accept:
