@@ -123,4 +123,7 @@ def test_bad_inputs():
         ops.hvp(lambda y: y * 2, x, x)
     with pytest.raises(ValueError, match="num_samples"):
         ops.hutchinson_laplacian(f, x, 0)
+    # a huge sample count is refused before the probes are allocated (not a MemoryError)
+    with pytest.raises(ValueError, match="hutchinson_laplacian.*num_samples"):
+        ops.hutchinson_laplacian(f, x, 10 ** 12)
     np.testing.assert_array_equal(x.asnumpy(), X)

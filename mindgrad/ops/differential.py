@@ -143,6 +143,8 @@ def hutchinson_laplacian(fn: Callable, x: Tensor, num_samples: int, seed: int = 
     if not isinstance(num_samples, int) or isinstance(num_samples, bool) or num_samples < 1:
         raise ValueError(f"For 'hutchinson_laplacian', num_samples must be a positive int, but "
                          f"got {num_samples!r}.")
+    # a huge num_samples: a clear error before the probes are allocated
+    F._sizes((num_samples,) + tuple(x.shape), "hutchinson_laplacian", "num_samples")
     rng = np.random.default_rng(seed)
     z = rng.integers(0, 2, size=(num_samples,) + tuple(x.shape)) * 2 - 1
     # the probes live where x does (NumPy or CuPy), drawn on the host for reproducibility
