@@ -420,6 +420,24 @@ def test_addmm_python_number_input_is_weak() -> None:
     np.testing.assert_array_equal(r.asnumpy(), np.full((2, 4), 6.5, np.float32))
 
 
+def test_kron_and_addr_refuse_python_numbers() -> None:
+    a = T(np.array([[1.0, 2.0]], np.float32))
+    for v in (-3, 2.5, True):
+        with pytest.raises(TypeError, match="kron.*'input' must be a Tensor"):
+            ops.kron(v, a)
+        with pytest.raises(TypeError, match="kron.*'other' must be a Tensor"):
+            ops.kron(a, v)
+        with pytest.raises(TypeError, match="addr.*'x' must be a Tensor"):
+            ops.addr(v, T(np.ones(2, np.float32)), T(np.ones(3, np.float32)))
+    r = ops.kron(a, T(np.array([1.0, -1.0], np.float32)))
+    assert r.dtype == ms.float32
+    np.testing.assert_array_equal(r.asnumpy(), [[1.0, -1.0, 2.0, -2.0]])
+    r = ops.addr(T(np.ones((2, 3), np.float32)), T(np.array([1.0, 2.0], np.float32)),
+                 T(np.array([1.0, 0.0, -1.0], np.float32)), beta=2, alpha=0.5)
+    assert r.dtype == ms.float32
+    np.testing.assert_array_equal(r.asnumpy(), [[2.5, 2.0, 1.5], [3.0, 2.0, 1.0]])
+
+
 def test_inner_refuses_python_numbers() -> None:
     x = T(np.arange(6, dtype=np.float32).reshape(2, 3))
     for v in (-3, 2.5, True):

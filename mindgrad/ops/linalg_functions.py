@@ -29,13 +29,7 @@ def mm(input: Any, mat2: Any) -> Tensor:
 @_composite
 def inner(input: Any, other: Any) -> Tensor:
     """The sum of products over the last axes of ``input`` and ``other``."""
-    # MindSpore takes Tensors only: a Python number would become an Int64 or Float32
-    # Tensor and change the result's dtype (an int made a float32 product float64)
-    for arg, v in (("input", input), ("other", other)):
-        if isinstance(v, (bool, int, float, complex)):
-            raise TypeError(f"For 'inner', '{arg}' must be a Tensor, but got "
-                            f"{type(v).__name__}.")
-    a, b = F._tensor(input, "inner", "input"), F._tensor(other, "inner", "other")
+    a, b = F._strict_tensor(input, "inner", "input"), F._strict_tensor(other, "inner", "other")
     if a.ndim == 0 or b.ndim == 0:
         return F.mul(a, b)
     return tensor_dot(a, b, ((a.ndim - 1,), (b.ndim - 1,)))
@@ -61,7 +55,7 @@ def addmm(input: Any, mat1: Any, mat2: Any, *, beta: Any = 1, alpha: Any = 1) ->
 @_composite
 def kron(input: Any, other: Any) -> Tensor:
     """The Kronecker product: block ``(i, j, ...)`` is ``input[i, j, ...] * other``."""
-    a, b = F._tensor(input, "kron", "input"), F._tensor(other, "kron", "other")
+    a, b = F._strict_tensor(input, "kron", "input"), F._strict_tensor(other, "kron", "other")
     n = max(a.ndim, b.ndim)
     a = F.reshape(a, (1,) * (n - a.ndim) + a.shape)
     b = F.reshape(b, (1,) * (n - b.ndim) + b.shape)

@@ -297,7 +297,8 @@ def ger(input: Any, vec2: Any) -> Tensor:
 @_composite
 def addr(x: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tensor:
     """``beta * x + alpha * outer(vec1, vec2)``."""
-    return F.add(F.mul(_real(x, "addr", "x"), beta), F.mul(F.outer(vec1, vec2), alpha))
+    x = _real(F._strict_tensor(x, "addr", "x"), "addr", "x")  # a number: MindSpore refuses
+    return F.add(F.mul(x, beta), F.mul(F.outer(vec1, vec2), alpha))
 
 
 @_composite

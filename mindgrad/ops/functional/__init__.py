@@ -15,7 +15,7 @@ from .. import names as _names
 from . import elementwise
 from ._args import (_axes, _axis, _broadcast_shapes, _composite, _flag,  # noqa: F401
                     _float_param, _in_dtype, _int_tensor, _is_int, _operand, _public_names,
-                    _shape_arg, _sizes, _tensor, promote_scalar)
+                    _shape_arg, _sizes, _strict_tensor, _tensor, promote_scalar)
 from .conv import _int_pair, _pool2d_same  # noqa: F401
 from .creation import _fill  # noqa: F401
 from .indexing import _setitem  # noqa: F401

@@ -27,6 +27,15 @@ def _operand(x: Any, op: str, arg: str = "x") -> Any:
                     f"{type(x).__name__}.")
 
 
+def _strict_tensor(x: Any, op: str, arg: str = "x") -> Tensor:
+    """``_tensor`` for an argument MindSpore takes only as a Tensor (or array data): a
+    Python number is refused, since ``Tensor(-3)`` is Int64 and would make a float32
+    result float64."""
+    if isinstance(x, (bool, int, float, complex)):
+        raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
+    return _tensor(x, op, arg)
+
+
 def _tensor(x: Any, op: str, arg: str = "x") -> Tensor:
     if isinstance(x, Tensor):
         return x
