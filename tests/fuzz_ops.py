@@ -919,7 +919,9 @@ spec("nanmean", _reduce("keepdims"), _nan_safe(np.nanmean), int_ok=False,
      names=("reduce_sum",))
 spec("std_mean", _with_ddof, out="", names=("std", "reduce_mean"))
 spec("var_mean", _with_ddof, out="", names=("var", "reduce_mean"))
-spec("diff", _along, lambda x, n=1: np.diff(x, n) if x.ndim else None, out="",
+# NumPy's diff runs all n passes (mindgrad stops once the axis is empty): an n of 10**9
+# would keep the reference busy for hours, and beyond the axis length the result is the same
+spec("diff", _along, lambda x, n=1: np.diff(x, min(n, x.shape[-1])) if x.ndim else None, out="",
      names=("getitem",))
 spec("trapz", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
      lambda y: np.trapezoid(y) if hasattr(np, "trapezoid") else np.trapz(y), int_ok=False)
