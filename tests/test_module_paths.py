@@ -26,7 +26,8 @@ PATHS = [
     "mindspore.ops.function.grad", "mindspore.ops.function.grad.grad_func",
     "mindspore.nn.grad", "mindspore.nn.cell", "mindspore.nn.layer", "mindspore.nn.loss",
     "mindspore.nn.optim", "mindspore.nn.wrap", "mindspore._checkparam", "mindspore._extends",
-    "mindspore.numpy",
+    "mindspore.numpy", "mindspore.mint", "mindspore.mint.nn", "mindspore.mint.nn.functional",
+    "mindspore.mint.optim",
 ]
 
 
