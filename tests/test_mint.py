@@ -32,10 +32,11 @@ DATA = os.path.join(HERE, "..", "tools", "data")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
 CASES = {c.name: c for c in MC.CASES}
 
-# The refusals of MindSpore's CPU build (no kernel outside Ascend) and its own failures.
-# (and "only support decimals": MindSpore's Round refuses decimals != 0, which mint documents)
-CPU_REFUSALS = ("only support decimals", "unregistered", "only supports Ascend", "Not found op", "Not implement",
-                "Create kernelmod", "pointer[input_tensor] is null", "InplaceCopy")
+# The refusals of MindSpore's CPU build (no kernel outside Ascend), its own failures, and
+# "only support decimals": its Round refuses decimals != 0, which mint documents.
+CPU_REFUSALS = ("only support decimals", "unregistered", "only supports Ascend",
+                "Not found op", "Not implement", "Create kernelmod",
+                "pointer[input_tensor] is null", "InplaceCopy")
 
 
 def _log_softmax(x, axis):
@@ -410,3 +411,45 @@ def test_compositions_without_a_fixture_case() -> None:
         mint.kthvalue(x, 4, 1)
     with pytest.raises(TypeError, match="bitwise_not"):
         mint.bitwise_not(x)
+
+
+def _adaptive_np(x: np.ndarray, out: int, reduce) -> np.ndarray:
+    n = x.shape[-1]
+    return np.stack([reduce(x[..., (i * n) // out: -((-(i + 1) * n) // out)], -1)
+                     for i in range(out)], -1)
+
+
+def test_one_d_adaptive_and_resampling_functions() -> None:
+    F, nn = mint.nn.functional, mint.nn
+    x = MC._r(260, (2, 3, 7))
+    w = MC._r(261, (4, 3, 3))
+    want = np.stack([np.einsum("ncl,ocl->no", np.pad(x, ((0, 0), (0, 0), (1, 1)))[..., i:i + 3],
+                               w) for i in range(7)], -1)
+    np.testing.assert_allclose(F.conv1d(Tensor(x), Tensor(w), padding=1).asnumpy(), want,
+                               rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(F.avg_pool1d(Tensor(x), 2).asnumpy(),
+                               x[..., :6].reshape(2, 3, 3, 2).mean(-1), rtol=1e-6)
+    np.testing.assert_allclose(F.adaptive_avg_pool1d(Tensor(x), 3).asnumpy(),
+                               _adaptive_np(x, 3, np.mean), rtol=1e-6)
+    np.testing.assert_allclose(F.adaptive_max_pool1d(Tensor(x), 4).asnumpy(),
+                               _adaptive_np(x, 4, np.max))
+    im = MC._r(262, (2, 4, 5, 5))
+    rows = np.swapaxes(_adaptive_np(np.swapaxes(im, -1, -2), 2, np.mean), -1, -2)
+    np.testing.assert_allclose(nn.AdaptiveAvgPool2d((2, 3))(Tensor(im)).asnumpy(),
+                               _adaptive_np(rows, 3, np.mean), rtol=1e-5)
+    ps = F.pixel_shuffle(Tensor(im), 2).asnumpy()
+    assert ps.shape == (2, 1, 10, 10)
+    assert ps[0, 0, 1, 0] == im[0, 2, 0, 0] and ps[0, 0, 0, 1] == im[0, 1, 0, 0]
+    up = nn.Upsample(scale_factor=2)(Tensor(im)).asnumpy()
+    np.testing.assert_array_equal(up, im.repeat(2, -1).repeat(2, -2))
+    np.testing.assert_array_equal(F.interpolate(Tensor(im), size=(3, 7)).asnumpy(),
+                                  im[:, :, [0, 1, 3]][..., [0, 0, 1, 2, 2, 3, 4]])
+    g = ms.grad(lambda t: (F.adaptive_avg_pool1d(t, 3) * Tensor(MC._r(263, (2, 3, 3)))).sum())
+    check_vjp(lambda t: F.adaptive_avg_pool1d(t, 3), [Tensor(x.astype(np.float64))],
+              np.random.default_rng(0), 1e-5, 1e-6)
+    assert g(Tensor(x)).shape == x.shape
+    assert nn.Conv1d(3, 4, 3)(Tensor(x)).shape == (2, 4, 5)
+    with pytest.raises(ValueError, match="nearest"):
+        F.interpolate(Tensor(im), scale_factor=2, mode="bilinear")
+    with pytest.raises(ValueError, match="pixel_shuffle"):
+        F.pixel_shuffle(Tensor(im), 3)

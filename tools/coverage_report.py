@@ -38,7 +38,8 @@ def main() -> None:
         ns = path.name[len("mindspore_"):-len("_names.txt")]
         have, missing = coverage(ns)
         total = len(have) + len(missing)
-        print(f"{'mindspore.' + ns.replace('_', '.'):28s} {len(have):6d} {total:6d} {len(have) / total:6.0%}")
+        label = "mindspore." + ns.replace("_", ".")
+        print(f"{label:28s} {len(have):6d} {total:6d} {len(have) / total:6.0%}")
         if args.missing and missing:
             print("  missing: " + " ".join(missing))
 

@@ -14,4 +14,5 @@ from .optim import SGD, Adam, AdamW, FusedAdamW  # noqa: F401
 from .reductions import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
 
-__all__ = sorted(set(["conv2d"] + creation.__all__ + math.__all__ + reductions.__all__ + shape.__all__))
+__all__ = sorted(set(["conv2d"] + creation.__all__ + math.__all__ + reductions.__all__
+                     + shape.__all__))

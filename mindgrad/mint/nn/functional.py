@@ -8,6 +8,8 @@ from typing import Any, Sequence
 
 from ... import ops
 from ...core.mutation import rebind
+from . import sampling
+from .sampling import *  # noqa: F401,F403 - the 1-D, adaptive and resampling functions
 
 __all__ = ["relu", "relu_", "relu6", "sigmoid", "sigmoid_", "tanh", "silu", "gelu", "elu",
            "elu_", "leaky_relu", "hardtanh", "hardtanh_", "threshold", "threshold_", "glu",
@@ -15,7 +17,7 @@ __all__ = ["relu", "relu_", "relu6", "sigmoid", "sigmoid_", "tanh", "silu", "gel
            "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
            "soft_margin_loss", "cosine_embedding_loss", "linear", "dropout", "dropout2d",
            "conv2d", "max_pool2d", "avg_pool2d", "pad", "batch_norm", "layer_norm",
-           "group_norm", "normalize", "one_hot", "embedding", "flatten"]
+           "group_norm", "normalize", "one_hot", "embedding", "flatten"] + sampling.__all__
 
 
 def _out(input: Any, new: Any, inplace: bool) -> Any:  # noqa: A002

@@ -22,7 +22,9 @@ __all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "SiLU", "GELU", "ELU", "SELU", "M
            "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
-           "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d"]
+           "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "Conv1d", "AvgPool1d",
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
+           "PixelShuffle", "Upsample", "UpsamplingNearest2d"]
 
 
 def _fn_layer(name: str, fn: Any, doc: str) -> type:
@@ -383,3 +385,102 @@ for _n in (1, 2):
     globals()[f"ReflectionPad{_n}d"] = _pad_layer(f"ReflectionPad{_n}d", _n, "reflect", False)
     globals()[f"ReplicationPad{_n}d"] = _pad_layer(f"ReplicationPad{_n}d", _n, "replicate",
                                                    False)
+
+
+class Conv1d(Cell):
+    """The 1-D convolution of ``(N, C, L)`` inputs (``padding`` an int, ``"valid"`` or
+    ``"same"``; zero padding)."""
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size: Any, stride: Any = 1,
+                 padding: Any = 0, dilation: Any = 1, groups: int = 1, bias: bool = True,
+                 padding_mode: str = "zeros", dtype: Any = None) -> None:
+        super().__init__()
+        if padding_mode != "zeros":
+            raise ValueError(f"mint.nn.Conv1d: mindgrad supports padding_mode 'zeros' only, "
+                             f"got {padding_mode!r}")
+        if in_channels % groups or out_channels % groups:
+            raise ValueError(f"mint.nn.Conv1d: in_channels ({in_channels}) and out_channels "
+                             f"({out_channels}) must be divisible by groups ({groups})")
+        dtype = dtype or mstype.float32
+        k = kernel_size if isinstance(kernel_size, int) else kernel_size[0]
+        self.stride, self.padding, self.dilation, self.groups = stride, padding, dilation, groups
+        shape = [out_channels, in_channels // groups, k]
+        self.weight = Parameter(initializer(HeUniform(math.sqrt(5)), shape, dtype),
+                                name="weight")
+        self.bias = None
+        if bias:
+            self.bias = Parameter(initializer(Uniform(1 / math.sqrt(shape[1] * k)),
+                                              [out_channels], dtype), name="bias")
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        return F.conv1d(input, self.weight, self.bias, self.stride, self.padding,
+                        self.dilation, self.groups)
+
+
+class AvgPool1d(Cell):
+    """1-D average pooling (``stride`` defaults to the kernel size)."""
+
+    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
+                 ceil_mode: bool = False, count_include_pad: bool = True) -> None:
+        super().__init__()
+        self.args = (kernel_size, stride, padding, ceil_mode, count_include_pad)
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        return F.avg_pool1d(input, *self.args)
+
+
+def _adaptive_layer(name: str, fn: Any, indices: bool) -> type:
+    """An adaptive pooling layer calling ``fn(input, output_size[, return_indices])``."""
+    def __init__(self: Cell, output_size: Any, return_indices: bool = False) -> None:
+        Cell.__init__(self)
+        self.output_size, self.return_indices = output_size, return_indices
+
+    def construct(self: Cell, input: Any) -> Any:  # noqa: A002
+        if indices:
+            return fn(input, self.output_size, self.return_indices)
+        return fn(input, self.output_size)
+    init = __init__ if indices else (lambda self, output_size: __init__(self, output_size))
+    return type(name, (Cell,), {"__init__": init, "construct": construct,
+                                "__doc__": f"``{fn.__name__}`` as a layer.",
+                                "__module__": __name__})
+
+
+AdaptiveAvgPool1d = _adaptive_layer("AdaptiveAvgPool1d", F.adaptive_avg_pool1d, False)
+AdaptiveAvgPool2d = _adaptive_layer("AdaptiveAvgPool2d", F.adaptive_avg_pool2d, False)
+AdaptiveMaxPool1d = _adaptive_layer("AdaptiveMaxPool1d", F.adaptive_max_pool1d, True)
+AdaptiveMaxPool2d = _adaptive_layer("AdaptiveMaxPool2d", F.adaptive_max_pool2d, True)
+
+
+class PixelShuffle(Cell):
+    """``(..., C r^2, H, W)`` rearranged into ``(..., C, H r, W r)``."""
+
+    def __init__(self, upscale_factor: int) -> None:
+        super().__init__()
+        self.upscale_factor = upscale_factor
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        return F.pixel_shuffle(input, self.upscale_factor)
+
+
+class Upsample(Cell):
+    """``interpolate`` as a layer (nearest-neighbour)."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: bool | None = None,
+                 recompute_scale_factor: bool | None = None) -> None:
+        super().__init__()
+        self.args = (size, scale_factor, mode, align_corners, recompute_scale_factor)
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        return F.interpolate(input, *self.args)
+
+
+class UpsamplingNearest2d(Cell):
+    """Nearest-neighbour 2-D upsampling to ``size`` or by ``scale_factor``."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None) -> None:
+        super().__init__()
+        self.size, self.scale_factor = size, scale_factor
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        return F.interpolate(input, self.size, self.scale_factor)
