@@ -453,3 +453,25 @@ def test_one_d_adaptive_and_resampling_functions() -> None:
         F.interpolate(Tensor(im), scale_factor=2, mode="bilinear")
     with pytest.raises(ValueError, match="pixel_shuffle"):
         F.pixel_shuffle(Tensor(im), 3)
+
+
+def test_training_loop_with_mint_layers_and_optimizer() -> None:
+    rng = np.random.default_rng(5)
+    xs = rng.normal(size=(32, 3)).astype(np.float32)
+    x, y = Tensor(xs), Tensor((xs @ np.array([[1.0], [-2.0], [0.5]])).astype(np.float32))
+    ms.set_seed(1)
+    net = mint.nn.Linear(3, 1)
+    opt = mint.optim.AdamW(net.trainable_params(), lr=0.05)
+
+    def loss_fn(a, b):
+        return mint.nn.functional.mse_loss(net(a), b)
+
+    step = ms.value_and_grad(loss_fn, None, opt.parameters)
+    first = float(loss_fn(x, y).asnumpy())
+    for _ in range(60):
+        loss, grads = step(x, y)
+        opt(grads)
+    assert float(loss.asnumpy()) < 0.05 * first
+    compiled = ms.jit(lambda a: mint.sum(mint.nn.functional.relu(a), dim=1))
+    np.testing.assert_allclose(compiled(x).asnumpy(), np.maximum(x.asnumpy(), 0).sum(1),
+                               rtol=1e-6)
