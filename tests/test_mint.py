@@ -475,3 +475,14 @@ def test_training_loop_with_mint_layers_and_optimizer() -> None:
     compiled = ms.jit(lambda a: mint.sum(mint.nn.functional.relu(a), dim=1))
     np.testing.assert_allclose(compiled(x).asnumpy(), np.maximum(x.asnumpy(), 0).sum(1),
                                rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn,args", [
+    (mint.t, ()), (mint.squeeze, (0,)), (mint.select, (0, 0)), (mint.diag, ()),
+    (mint.median, (0,)), (mint.kthvalue, (1,)), (mint.bitwise_not, ()),
+    (mint.nn.functional.layer_norm, ((3,),)), (mint.nn.functional.pixel_shuffle, (2,)),
+    (mint.nn.functional.adaptive_avg_pool2d, (2,)), (mint.nn.functional.conv1d, (None,)),
+])
+def test_non_tensor_input_is_a_type_error(fn, args) -> None:
+    with pytest.raises(TypeError, match=r"mint\..*'input' must be a Tensor, got list"):
+        fn([[1.0, 2.0, 3.0]], *args)

@@ -7,6 +7,7 @@ from typing import Any, Sequence
 
 from .. import ops
 from ..core import dtype as mstype
+from ._utils import tensor_arg
 
 __all__ = ["zeros", "ones", "zeros_like", "ones_like", "full", "full_like", "arange", "eye",
            "empty", "empty_like", "rand", "randn", "rand_like", "randn_like", "randint",
@@ -139,6 +140,7 @@ def _broadcast_shape(*xs: Any) -> tuple:
 
 def bernoulli(input: Any, *, generator: Any = None) -> Any:  # noqa: A002
     """1 with probability ``input`` (elementwise), else 0, in ``input``'s dtype."""
+    tensor_arg(input, "bernoulli")
     return ops.cast(ops.lt(ops.rand_like(input), input), input.dtype)
 
 

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from .. import ops
 from ..core import dtype as mstype
+from ._utils import tensor_arg
 
 # mint name -> the ops function computing it on one tensor ``input``
 _UNARY = {
@@ -77,6 +78,7 @@ def vdot(input: Any, other: Any) -> Any:  # noqa: A002
 
 def bitwise_not(input: Any) -> Any:  # noqa: A002
     """The bitwise complement of an integer ``input`` (logical not of a bool one)."""
+    tensor_arg(input, "bitwise_not")
     if input.dtype == mstype.bool_:
         return ops.logical_not(input)
     if ops.is_floating_point(input):
@@ -89,6 +91,7 @@ def index_add(input: Any, dim: int, index: Any, source: Any, *,  # noqa: A002
               alpha: Any = 1) -> Any:
     """``input`` with ``alpha * source``'s slices along ``dim`` added at the positions
     ``index`` (repeated positions accumulate); differentiable in ``input`` and ``source``."""
+    tensor_arg(input, "index_add")
     n = input.shape[dim]
     # (n, k) matrix summing the source slices into their positions
     scatter = ops.cast(ops.transpose(ops.one_hot(index, n, 1, 0), (1, 0)), input.dtype)

@@ -10,6 +10,7 @@ from typing import Any
 from .. import ops
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
+from ._utils import tensor_arg
 
 __all__ = ["sum", "mean", "prod", "amax", "amin", "all", "any", "max", "min", "argmax",
            "argmin", "std", "var", "std_mean", "var_mean", "logsumexp", "cumsum", "cumprod",
@@ -173,6 +174,7 @@ def norm(input: Any, p: Any = "fro", dim: Any = None, keepdim: bool = False, *, 
 
 def median(input: Any, dim: Any = None, keepdim: bool = False) -> Any:  # noqa: A002
     """The lower median of all elements, or ``(values, indices)`` along ``dim``."""
+    tensor_arg(input, "median")
     if dim is None:
         flat = ops.sort(ops.reshape(input, (-1,)))[0]
         return flat[(flat.shape[0] - 1) // 2]
@@ -193,6 +195,7 @@ def softmax(input: Any, dim: int, *, dtype: Any = None) -> Any:  # noqa: A002
 def kthvalue(input: Any, k: int, dim: int = -1, keepdim: bool = False) -> tuple:  # noqa: A002
     """``(values, indices)`` of the ``k``-th smallest element (``k`` from 1) along
     ``dim``."""
+    tensor_arg(input, "kthvalue")
     size = input.shape[dim] if input.ndim else 1
     if not 1 <= k <= size:
         raise ValueError(f"mint.kthvalue: 'k' must be in [1, {size}] for 'input' of shape "
@@ -208,6 +211,7 @@ def kthvalue(input: Any, k: int, dim: int = -1, keepdim: bool = False) -> tuple:
 def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:  # noqa: A002
     """How often each value ``0 .. max(input)`` occurs in the 1-D non-negative integer
     ``input`` (summing ``weights`` instead of ones when given)."""
+    tensor_arg(input, "bincount")
     if input.ndim != 1 or ops.is_floating_point(input):
         raise ValueError(f"mint.bincount: 'input' must be a 1-D integer tensor, got shape "
                          f"{tuple(input.shape)} and dtype {input.dtype}")

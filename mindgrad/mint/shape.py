@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from .. import ops
+from ._utils import tensor_arg
 
 __all__ = ["cat", "concat", "stack", "hstack", "dstack", "split", "chunk", "unbind",
            "squeeze", "unsqueeze", "flatten", "reshape", "permute", "transpose", "swapaxes",
@@ -58,6 +59,7 @@ def unbind(input: Any, dim: int = 0) -> tuple:  # noqa: A002
 
 def squeeze(input: Any, dim: Any = None) -> Any:  # noqa: A002
     """``input`` without its size-1 dimensions (only those in ``dim`` when given)."""
+    tensor_arg(input, "squeeze")
     if isinstance(dim, list):
         dim = tuple(dim)
     if dim is not None:
@@ -102,6 +104,7 @@ def swapaxes(input: Any, axis0: int, axis1: int) -> Any:  # noqa: A002
 def t(input: Any) -> Any:  # noqa: A002
     """The transpose of a matrix (a tensor of at most 2 dimensions is returned as is when
     it has fewer than 2)."""
+    tensor_arg(input, "t")
     if input.ndim > 2:
         raise ValueError(f"mint.t: 'input' must have at most 2 dimensions, got shape "
                          f"{tuple(input.shape)}")
@@ -178,6 +181,7 @@ def nonzero(input: Any, *, as_tuple: bool = False) -> Any:  # noqa: A002
 
 def select(input: Any, dim: int, index: int) -> Any:  # noqa: A002
     """The slice of ``input`` at ``index`` along ``dim``, that dimension removed."""
+    tensor_arg(input, "select")
     return ops.squeeze(ops.narrow(input, dim, index % input.shape[dim], 1), dim)
 
 
@@ -212,6 +216,7 @@ def triu(input: Any, diagonal: int = 0) -> Any:  # noqa: A002
 def diag(input: Any, diagonal: int = 0) -> Any:  # noqa: A002
     """A 1-D ``input`` as the ``diagonal``-th diagonal of a square matrix, or the
     ``diagonal``-th diagonal of a 2-D ``input``."""
+    tensor_arg(input, "diag")
     if input.ndim == 2:
         return ops.diagonal(input, diagonal)
     if input.ndim != 1:

@@ -10,6 +10,7 @@ from ... import ops
 from ...core.mutation import rebind
 from . import sampling
 from .sampling import *  # noqa: F401,F403 - the 1-D, adaptive and resampling functions
+from .._utils import tensor_arg
 
 __all__ = ["relu", "relu_", "relu6", "sigmoid", "sigmoid_", "tanh", "silu", "gelu", "elu",
            "elu_", "leaky_relu", "hardtanh", "hardtanh_", "threshold", "threshold_", "glu",
@@ -129,6 +130,7 @@ def log_softmax(input: Any, dim: int | None = None, *,  # noqa: A002
 
 def prelu(input: Any, weight: Any) -> Any:  # noqa: A002
     """``input`` where positive, else ``weight * input`` (``weight`` per channel, dim 1)."""
+    tensor_arg(input, "nn.functional.prelu")
     w = weight
     if input.ndim >= 2 and weight.size > 1:
         w = ops.reshape(weight, (-1,) + (1,) * (input.ndim - 2))
@@ -219,6 +221,7 @@ def dropout(input: Any, p: float = 0.5, training: bool = True,  # noqa: A002
 def dropout2d(input: Any, p: float = 0.5, training: bool = True,  # noqa: A002
               inplace: bool = False) -> Any:
     """Whole channels (of ``(N, C, H, W)``) zeroed with probability ``p``."""
+    tensor_arg(input, "nn.functional.dropout2d")
     if not training or p == 0:
         return input
     keep = ops.dropout(ops.ones(tuple(input.shape[:2]) + (1, 1), input.dtype), p, True)
@@ -263,6 +266,7 @@ def batch_norm(input: Any, running_mean: Any, running_var: Any, weight: Any = No
                bias: Any = None, training: bool = False, momentum: float = 0.1,
                eps: float = 1e-05) -> Any:
     """Batch normalisation over all dimensions but the channels (dimension 1)."""
+    tensor_arg(input, "nn.functional.batch_norm")
     c = input.shape[1]
     w = ops.ones((c,), input.dtype) if weight is None else weight
     b = ops.zeros((c,), input.dtype) if bias is None else bias
@@ -298,6 +302,7 @@ def layer_norm(input: Any, normalized_shape: Sequence[int], weight: Any = None, 
                bias: Any = None, eps: float = 1e-05) -> Any:
     """``input`` normalised over its last ``len(normalized_shape)`` dimensions, then
     scaled by ``weight`` and shifted by ``bias``."""
+    tensor_arg(input, "nn.functional.layer_norm")
     shape = (normalized_shape,) if isinstance(normalized_shape, int) else \
         tuple(normalized_shape)
     if tuple(input.shape[input.ndim - len(shape):]) != shape:
@@ -313,6 +318,7 @@ def group_norm(input: Any, num_groups: int, weight: Any = None, bias: Any = None
                eps: float = 1e-05) -> Any:
     """``input`` (``(N, C, ...)``) normalised over each group of ``C / num_groups``
     channels and the other dimensions, then scaled and shifted per channel."""
+    tensor_arg(input, "nn.functional.group_norm")
     n, c = input.shape[0], input.shape[1]
     if c % num_groups:
         raise ValueError(f"mint.nn.functional.group_norm: the {c} channels of 'input' "

@@ -10,6 +10,7 @@ import numpy as np
 
 from ... import ops
 from ...core.tensor import Tensor
+from .._utils import tensor_arg
 
 __all__ = ["conv1d", "avg_pool1d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
            "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle", "interpolate",
@@ -30,6 +31,7 @@ def conv1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1,  # noqa: 
            padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Any:
     """The 1-D convolution of ``(N, C, L)`` ``input`` with ``(O, C / groups, K)``
     ``weight``; ``padding`` an int, ``"valid"`` or ``"same"``."""
+    tensor_arg(input, "nn.functional.conv1d")
     if input.ndim != 3 or weight.ndim != 3:
         raise ValueError(f"mint.nn.functional.conv1d: 'input' and 'weight' must be 3-D, got "
                          f"shapes {tuple(input.shape)} and {tuple(weight.shape)}")
@@ -91,12 +93,14 @@ def _max(x: Any, dim: int) -> Any:
 
 def adaptive_avg_pool1d(input: Any, output_size: Any) -> Any:  # noqa: A002
     """Average pooling of the last dimension into ``output_size`` windows."""
+    tensor_arg(input, "nn.functional.adaptive_avg_pool1d")
     return _adaptive(input, -1, _sizes(output_size, 1)[0], _mean)
 
 
 def adaptive_avg_pool2d(input: Any, output_size: Any) -> Any:  # noqa: A002
     """Average pooling of the last two dimensions into ``output_size`` windows (a window
     mean is the mean of its row means, so the two dimensions pool one after the other)."""
+    tensor_arg(input, "nn.functional.adaptive_avg_pool2d")
     h, w = _sizes(output_size, 2)
     return _adaptive(_adaptive(input, -2, h, _mean), -1, w, _mean)
 
@@ -110,6 +114,7 @@ def _no_indices(return_indices: bool, fn: str) -> None:
 def adaptive_max_pool1d(input: Any, output_size: Any,  # noqa: A002
                         return_indices: bool = False) -> Any:
     """Max pooling of the last dimension into ``output_size`` windows."""
+    tensor_arg(input, "nn.functional.adaptive_max_pool1d")
     _no_indices(return_indices, "adaptive_max_pool1d")
     return _adaptive(input, -1, _sizes(output_size, 1)[0], _max)
 
@@ -117,6 +122,7 @@ def adaptive_max_pool1d(input: Any, output_size: Any,  # noqa: A002
 def adaptive_max_pool2d(input: Any, output_size: Any,  # noqa: A002
                         return_indices: bool = False) -> Any:
     """Max pooling of the last two dimensions into ``output_size`` windows."""
+    tensor_arg(input, "nn.functional.adaptive_max_pool2d")
     _no_indices(return_indices, "adaptive_max_pool2d")
     h, w = _sizes(output_size, 2)
     return _adaptive(_adaptive(input, -2, h, _max), -1, w, _max)
@@ -124,6 +130,7 @@ def adaptive_max_pool2d(input: Any, output_size: Any,  # noqa: A002
 
 def pixel_shuffle(input: Any, upscale_factor: int) -> Any:  # noqa: A002
     """``(..., C r^2, H, W)`` rearranged into ``(..., C, H r, W r)``."""
+    tensor_arg(input, "nn.functional.pixel_shuffle")
     r = int(upscale_factor)
     *lead, c, h, w = input.shape
     if c % (r * r):
@@ -139,6 +146,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
                 recompute_scale_factor: bool | None = None) -> Any:
     """``input`` (``(N, C, *spatial)``) resized by nearest-neighbour sampling to ``size``
     or by ``scale_factor`` (source index ``floor(i * in / out)``, as PyTorch)."""
+    tensor_arg(input, "nn.functional.interpolate")
     if mode != "nearest":
         raise ValueError(f"mint.nn.functional.interpolate: mindgrad supports mode "
                          f"'nearest' only, got {mode!r}")
