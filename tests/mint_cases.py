@@ -230,5 +230,12 @@ CASES: list[Case] = (
         Case("f_prelu", _f("prelu"), [IMG, np.array([0.1, 0.2, 0.3], np.float32)], (0, 1)),
         Case("f_flatten", _f("flatten"), [D], (0,)),
         Case("f_gelu_tanh", _f("gelu", approximate="tanh"), [A], (0,)),
+        Case("m_gcd", _m("gcd"), [np.array([4, 6, 9, 0], np.int64),
+                                  np.array([6, 4, 3, 5], np.int64)]),
+        Case("m_unique_consecutive", _m("unique_consecutive", return_inverse=True,
+                                        return_counts=True),
+             [np.array([1, 1, 2, 2, 3, 1, 1], np.int64)]),
+        Case("m_histc", _m("histc", bins=4, min=0, max=4), [A + 2]),
+        Case("m_histc_auto", _m("histc", bins=3), [A]),
     ]
 )

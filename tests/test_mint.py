@@ -132,6 +132,8 @@ NUMPY = {
     "f_one_hot": lambda y: np.eye(5, dtype=np.int64)[y],
     "f_one_hot_auto": lambda y: np.eye(y.max() + 1, dtype=np.int64)[y],
     "f_embedding": lambda i, w: w[i],
+    "m_histc": lambda x: np.histogram(x, 4, (0, 4))[0],
+    "m_histc_auto": lambda x: np.histogram(x, 3)[0],
     "f_gelu_tanh": lambda x: 0.5 * x * (1 + np.tanh(math.sqrt(2 / math.pi)
                                                     * (x + 0.044715 * x ** 3))),
     "f_cosine_embedding_loss": lambda a, b, t: np.where(
@@ -150,7 +152,7 @@ def _outs(out) -> tuple:
 
 def test_fixture_covers_every_case() -> None:
     assert set(RECORDS) == set(CASES)
-    assert len(CASES) >= 240
+    assert len(CASES) >= 249
 
 
 def _refused(rec: dict) -> bool:
@@ -246,8 +248,8 @@ def test_coverage_of_each_namespace() -> None:
     report = _tool("coverage_report")
     have = {ns: len(report.coverage(ns)[0]) for ns in
             ("mint", "mint_nn", "mint_nn_functional", "mint_optim")}
-    assert have["mint"] >= 186 and have["mint_nn"] >= 45
-    assert have["mint_nn_functional"] >= 42 and have["mint_optim"] == 4
+    assert have["mint"] >= 195 and have["mint_nn"] >= 54
+    assert have["mint_nn_functional"] >= 51 and have["mint_optim"] == 4
 
 
 def _signature(f) -> str:
@@ -486,3 +488,31 @@ def test_training_loop_with_mint_layers_and_optimizer() -> None:
 def test_non_tensor_input_is_a_type_error(fn, args) -> None:
     with pytest.raises(TypeError, match=r"mint\..*'input' must be a Tensor, got list"):
         fn([[1.0, 2.0, 3.0]], *args)
+
+
+def test_histc_and_unique_consecutive_refuse_what_they_cannot_do() -> None:
+    with pytest.raises(ValueError, match="bins"):
+        mint.histc(Tensor(MC.A), bins=0)
+    with pytest.raises(ValueError, match="max"):
+        mint.histc(Tensor(MC.A), bins=3, min=2, max=1)
+    with pytest.raises(ValueError, match="dim=None"):
+        mint.unique_consecutive(Tensor(MC.I23), dim=0)
+    assert mint.unique_consecutive(Tensor(np.zeros(0, np.int64))).shape == (0,)
+
+
+def test_random_functions_shapes_dtypes_and_seeds() -> None:
+    ms.set_seed(3)
+    a = mint.rand(2, 3).asnumpy()
+    ms.set_seed(3)
+    np.testing.assert_array_equal(mint.rand((2, 3)).asnumpy(), a)
+    assert ((a >= 0) & (a < 1)).all()
+    assert mint.randn([4]).dtype == ms.float32
+    r = mint.randint(2, 5, (50,))
+    assert r.dtype == ms.int64 and set(np.unique(r.asnumpy())) <= {2, 3, 4}
+    assert sorted(mint.randperm(6).asnumpy().tolist()) == list(range(6))
+    b = mint.bernoulli(Tensor(np.array([0.0, 1.0, 0.0, 1.0], np.float32))).asnumpy()
+    np.testing.assert_array_equal(b, [0, 1, 0, 1])
+    n = mint.normal(Tensor(np.full((2000,), 3.0, np.float32)), 0.5).asnumpy()
+    assert abs(n.mean() - 3.0) < 0.05 and abs(n.std() - 0.5) < 0.05
+    m = mint.multinomial(Tensor(np.array([0.0, 1.0, 1.0], np.float32)), 2).asnumpy()
+    assert sorted(m.tolist()) == [1, 2]

@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from .. import ops
 from ..core import dtype as mstype
+from ..numpy import math as numpy_math
 from ._utils import tensor_arg
 
 # mint name -> the ops function computing it on one tensor ``input``
@@ -69,6 +70,11 @@ for _name, _op in _BINARY.items():
 def ravel(input: Any) -> Any:  # noqa: A002
     """The elements of ``input`` as a 1-D tensor."""
     return ops.reshape(input, (-1,))
+
+
+def gcd(input: Any, other: Any) -> Any:  # noqa: A002
+    """The elementwise greatest common divisor of the integer ``input`` and ``other``."""
+    return numpy_math.gcd(input, other)
 
 
 def vdot(input: Any, other: Any) -> Any:  # noqa: A002
@@ -236,7 +242,7 @@ def nan_to_num(input: Any, nan: float | None = None, posinf: float | None = None
 
 __all__ = sorted([n for n, o in _UNARY.items() if o is not None]
                  + [n for n, o in _BINARY.items() if o is not None]
-                 + ["vdot", "bitwise_not", "index_add", "ravel", "mm", "bmm", "float_power",
+                 + ["gcd", "vdot", "bitwise_not", "index_add", "ravel", "mm", "bmm", "float_power",
                     "outer", "mv", "add", "sub", "div", "divide", "pow", "clamp", "round",
                     "lerp", "addcdiv", "addmm", "addmv", "baddbmm", "addbmm", "isclose",
                     "allclose", "where", "nan_to_num"])

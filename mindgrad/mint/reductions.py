@@ -15,7 +15,7 @@ from ._utils import tensor_arg
 __all__ = ["sum", "mean", "prod", "amax", "amin", "all", "any", "max", "min", "argmax",
            "argmin", "std", "var", "std_mean", "var_mean", "logsumexp", "cumsum", "cumprod",
            "cummax", "cummin", "count_nonzero", "nansum", "norm", "median", "softmax", "kthvalue",
-           "bincount"]
+           "bincount", "histc", "unique_consecutive"]
 
 
 def _cast(x: Any, dtype: Any) -> Any:
@@ -222,3 +222,51 @@ def bincount(input: Any, weights: Any = None, minlength: int = 0) -> Any:  # noq
     if weights is None:
         return ops.sum(ops.cast(hot, mstype.int64), 0)
     return ops.sum(ops.mul(ops.cast(hot, weights.dtype), ops.unsqueeze(weights, 1)), 0)
+
+
+def histc(input: Any, bins: int = 100, min: float = 0, max: float = 0) -> Any:  # noqa: A001,A002
+    """The counts of ``input``'s elements in ``bins`` equal bins over ``[min, max]`` (the
+    data's range when both are 0), in ``input``'s dtype; elements outside are ignored and
+    ``max`` itself falls in the last bin."""
+    tensor_arg(input, "histc")
+    if bins <= 0:
+        raise ValueError(f"mint.histc: 'bins' must be positive, got {bins}")
+    x = ops.reshape(ops.stop_gradient(input), (-1,))
+    lo, hi = float(min), float(max)
+    if lo == hi and x.shape[0]:
+        lo, hi = float(ops.amin(x).asnumpy()), float(ops.amax(x).asnumpy())
+    if lo == hi:  # one value (or none): PyTorch widens the range by one on each side
+        lo, hi = lo - 1.0, hi + 1.0
+    if lo > hi:
+        raise ValueError(f"mint.histc: 'max' ({max}) must not be below 'min' ({min})")
+    inside = ops.logical_and(ops.ge(x, lo), ops.le(x, hi))
+    k = ops.cast(ops.floor(ops.mul(ops.sub(x, lo), bins / (hi - lo))), mstype.int64)
+    k = ops.clamp(k, 0, bins - 1)
+    hot = ops.mul(ops.cast(ops.one_hot(k, bins, 1, 0), input.dtype),
+                  ops.unsqueeze(ops.cast(inside, input.dtype), 1))
+    return ops.sum(hot, 0)
+
+
+def unique_consecutive(input: Any, return_inverse: bool = False,  # noqa: A002
+                       return_counts: bool = False, dim: int | None = None) -> Any:
+    """The elements of the flattened ``input`` with each run of equal neighbours kept once;
+    with ``return_inverse`` also each element's run number, with ``return_counts`` each
+    run's length (int64)."""
+    tensor_arg(input, "unique_consecutive")
+    if dim is not None:
+        raise ValueError("mint.unique_consecutive: mindgrad supports dim=None (the "
+                         "flattened tensor) only")
+    x = ops.reshape(input, (-1,))
+    n = x.shape[0]
+    starts = ops.cat((ops.ones((_builtins.min(n, 1),), mstype.bool_),
+                      ops.ne(x[1:], x[:-1])), 0) if n else ops.zeros((0,), mstype.bool_)
+    values = ops.masked_select(x, starts)
+    out = [values]
+    if return_inverse:
+        inverse = ops.sub(ops.cumsum(ops.cast(starts, mstype.int64), 0), 1)
+        out.append(ops.reshape(inverse, tuple(input.shape)))
+    if return_counts:
+        where = ops.reshape(ops.cast(ops.nonzero(starts), mstype.int64), (-1,))
+        ends = ops.cat((where[1:], ops.full((1,), n, dtype=mstype.int64)), 0)
+        out.append(ops.sub(ends, where))
+    return out[0] if len(out) == 1 else tuple(out)
