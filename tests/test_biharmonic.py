@@ -168,6 +168,11 @@ def test_bad_arguments():
         ops.biharmonic(u)(np.ones(2))
     with pytest.raises(TypeError, match="'biharmonic'.*floating.*Int32"):
         ops.biharmonic(u)(ms.Tensor(np.array([1, 2], np.int32)))
+    with pytest.raises(TypeError, match="'biharmonic'.*must return.*float"):
+        ops.biharmonic(lambda y: 3.0)(x)
+    # tuple outputs: one biharmonic each
+    a, b = ops.biharmonic(lambda y: (ops.reduce_sum(y ** 4), y[0] ** 2 * y[1] ** 2))(x)
+    assert float(a.asnumpy()) == pytest.approx(48.0) and float(b.asnumpy()) == pytest.approx(8.0)
     with pytest.raises(TypeError, match="'biharmonic_estimate'.*callable"):
         ops.biharmonic_estimate(None, x, 4)
     with pytest.raises(TypeError, match="'biharmonic_estimate'.*Tensor"):

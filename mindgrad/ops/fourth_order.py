@@ -51,7 +51,13 @@ def biharmonic(fn: Callable, batch_axis: int | None = None) -> Callable:
         if batch_axis is not None and not -x.ndim <= batch_axis < x.ndim:
             raise ValueError(f"For 'biharmonic', batch_axis {batch_axis} is out of range for "
                              f"an input of shape {list(x.shape)}.")
-        return nested(x)
+        out = nested(x)
+        # the nested Laplacian keeps a non-Tensor output as it is: refuse it here
+        if not (isinstance(out, Tensor) or isinstance(out, (tuple, list)) and out
+                and all(isinstance(o, Tensor) for o in out)):
+            raise TypeError(f"For 'biharmonic', fn must return a Tensor or a tuple or list of "
+                            f"Tensors, but got {type(out).__name__}.")
+        return out
 
     return bih
 
