@@ -9,6 +9,7 @@ from typing import Any, Callable
 
 from .. import ops
 from ..core import dtype as mstype
+from ..core.mutation import rebind
 from ..numpy import math as numpy_math
 from ._utils import tensor_arg
 
@@ -70,6 +71,21 @@ for _name, _op in _BINARY.items():
 def ravel(input: Any) -> Any:  # noqa: A002
     """The elements of ``input`` as a 1-D tensor."""
     return ops.reshape(input, (-1,))
+
+
+def addr_(input: Any, vec1: Any, vec2: Any, beta: Any = 1,  # noqa: A002
+          alpha: Any = 1) -> Any:
+    """``input`` made ``beta * input + alpha * outer(vec1, vec2)`` in place (through the
+    mutation protocol) and returned."""
+    tensor_arg(input, "addr_")
+    shape = (tensor_arg(vec1, "addr_", "vec1").shape[0],
+             tensor_arg(vec2, "addr_", "vec2").shape[0])
+    if tuple(input.shape) != shape:
+        raise ValueError(f"mint.addr_: outer(vec1, vec2) of shape {shape} does not fit "
+                         f"'input' of shape {tuple(input.shape)}")
+    new = ops.add(ops.mul(input, beta), ops.mul(ops.outer(vec1, vec2), alpha))
+    rebind(input, ops.cast(new, input.dtype))
+    return input
 
 
 def gcd(input: Any, other: Any) -> Any:  # noqa: A002
@@ -242,7 +258,7 @@ def nan_to_num(input: Any, nan: float | None = None, posinf: float | None = None
 
 __all__ = sorted([n for n, o in _UNARY.items() if o is not None]
                  + [n for n, o in _BINARY.items() if o is not None]
-                 + ["gcd", "vdot", "bitwise_not", "index_add", "ravel", "mm", "bmm", "float_power",
-                    "outer", "mv", "add", "sub", "div", "divide", "pow", "clamp", "round",
+                 + ["addr_", "gcd", "vdot", "bitwise_not", "index_add", "ravel", "mm", "bmm",
+                    "float_power", "outer", "mv", "add", "sub", "div", "divide", "pow", "clamp", "round",
                     "lerp", "addcdiv", "addmm", "addmv", "baddbmm", "addbmm", "isclose",
                     "allclose", "where", "nan_to_num"])
