@@ -259,6 +259,7 @@ def nan_to_num(input: Any, nan: float | None = None, posinf: float | None = None
 __all__ = sorted([n for n, o in _UNARY.items() if o is not None]
                  + [n for n, o in _BINARY.items() if o is not None]
                  + ["addr_", "gcd", "vdot", "bitwise_not", "index_add", "ravel", "mm", "bmm",
-                    "float_power", "outer", "mv", "add", "sub", "div", "divide", "pow", "clamp", "round",
+                    "float_power", "outer", "mv", "add", "sub", "div", "divide", "pow",
+                    "clamp", "round",
                     "lerp", "addcdiv", "addmm", "addmv", "baddbmm", "addbmm", "isclose",
                     "allclose", "where", "nan_to_num"])
