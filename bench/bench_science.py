@@ -1,5 +1,6 @@
 """Differential operators for science: the per-point Laplacian of a PINN network (an MLP
-R^8 -> R, widths 8-128-128-128-1, tanh, at 256 points) by every route, and the
+R^8 -> R, widths 8-128-128-128-1, tanh, at 256 points) by every route, its per-point
+biharmonic operator (checked against a float64 ``ops.biharmonic``), and the
 Hessian-vector product of a 784-512-512-10 MLP loss; mindgrad PYNATIVE and GRAPH against a
 hand-written NumPy forward Laplacian and, when a Python with jax is given, jax.jit (run in
 that interpreter as a subprocess whose rounds interleave with ours). Every result is checked
@@ -36,8 +37,8 @@ import mindgrad as ms  # noqa: E402
 from mindgrad import ops  # noqa: E402
 
 
-def pinn_routes(a: dict) -> dict:
-    """Per-point Laplacian routes, each a function of the points."""
+def pinn_net(a: dict) -> tuple:
+    """The PINN network of a batch of points and of one point, and the point's dimension."""
     layers = len([k for k in a if k.startswith("w")])
     ws = [ms.Tensor(a[f"w{i}"]) for i in range(layers)]
     bs = [ms.Tensor(a[f"b{i}"]) for i in range(layers)]
@@ -54,6 +55,12 @@ def pinn_routes(a: dict) -> dict:
     def point(p):
         return net(ops.reshape(p, (1, d)))[0, 0]
 
+    return net, point, d
+
+
+def pinn_routes(a: dict) -> dict:
+    """Per-point Laplacian routes, each a function of the points."""
+    net, point, d = pinn_net(a)
     eye = ms.Tensor(np.eye(d, dtype=np.float32))
 
     def jet_lap(p):
@@ -80,6 +87,30 @@ def pinn_routes(a: dict) -> dict:
     routes["hessian over vmap"] = ops.vmap(hess_lap)
     routes["grad of grad"] = gradgrad
     return routes
+
+
+def biharmonic_routes(a: dict) -> dict:
+    """Per-point biharmonic routes, each a function of the points."""
+    net, point, d = pinn_net(a)
+    eye = np.eye(d)
+    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
+    # fourth-order jets along e_i, e_i + e_j and e_i - e_j (i < j) give every mixed term
+    # u_iijj = (D(e_i + e_j) + D(e_i - e_j) - 2 D(e_i) - 2 D(e_j)) / 12, so that
+    # Δ²u = sum_k w_k D(d_k) with w = 1 - (d - 1) / 3 on the axes and 1 / 6 on the pairs
+    dirs = ms.Tensor(np.concatenate([eye] + [np.stack([eye[i] + s * eye[j] for i, j in pairs])
+                                             for s in (1.0, -1.0)]).astype(a["x"].dtype))
+    wts = ms.Tensor(np.array([1 - (d - 1) / 3] * d + [1 / 6] * (2 * len(pairs)),
+                             a["x"].dtype))
+
+    def jet_bih(p):
+        def one(e):
+            z = ops.zeros_like(e)
+            return ops.jet(point, p, ops.stack([e, z, z, z]))[1][3]
+        return ops.reduce_sum(ops.vmap(one)(dirs) * wts)
+
+    return {"ops.biharmonic": lambda x: ops.biharmonic(net, batch_axis=0)(x)[:, 0],
+            "vmap(ops.biharmonic)": ops.vmap(ops.biharmonic(point)),
+            "vmap of 4th-order jets": ops.vmap(jet_bih)}
 
 
 def hvp_routes(a: dict) -> tuple[dict, tuple]:
@@ -113,6 +144,7 @@ def start_jax(python: str, pinn: dict, hv: dict, tmp: str) -> Peer:
 
 
 JAX_LAPLACIANS = ("jet", "hessian", "grad of grad", "forward Laplacian")
+JAX_BIHARMONICS = ("biharmonic hessian", "biharmonic jet")
 
 
 def main() -> None:
@@ -136,6 +168,17 @@ def main() -> None:
                                        err_msg=f"{name} {mode}")
             fns[(name, mode)] = (lambda f: lambda: f(x))(f)
         rows.append(name)
+    # the biharmonic's reference: ops.biharmonic in float64 (the routes agree to rounding)
+    bref = biharmonic_routes({k: v.astype(np.float64) for k, v in pa.items()})[
+        "ops.biharmonic"](ms.Tensor(pa["x"].astype(np.float64))).asnumpy()
+    brows = []
+    for name, fn in biharmonic_routes(pa).items():
+        for mode, f in (("PYNATIVE", fn), ("GRAPH", ms.jit(fn))):
+            got = f(x).asnumpy()
+            np.testing.assert_allclose(got, bref, rtol=2e-3, atol=2e-3 * np.abs(bref).max(),
+                                       err_msg=f"{name} {mode}")
+            fns[(name, mode)] = (lambda f: lambda: f(x))(f)
+        brows.append(name)
     hroutes, hargs = hvp_routes(ha)
     href = None
     for name, fn in hroutes.items():
@@ -154,6 +197,9 @@ def main() -> None:
             for k in JAX_LAPLACIANS:
                 np.testing.assert_allclose(np.asarray(jr[k]), ref, rtol=2e-3,
                                            atol=2e-3 * np.abs(ref).max(), err_msg=f"jax {k}")
+            for k in JAX_BIHARMONICS:
+                np.testing.assert_allclose(np.asarray(jr[k]), bref, rtol=2e-3,
+                                           atol=2e-3 * np.abs(bref).max(), err_msg=f"jax {k}")
             for g, r in zip(jr["hvp"], href):
                 np.testing.assert_allclose(np.asarray(g), r.ravel()[:64], rtol=1e-3,
                                            atol=1e-4 * np.abs(r).max(), err_msg="jax hvp")
@@ -164,6 +210,8 @@ def main() -> None:
     if peer is not None:  # the best jax Laplacian route of each round
         samples[("peer", "best")] = [min(t) for t in zip(*(samples[("peer", k)]
                                                              for k in JAX_LAPLACIANS))]
+        samples[("peer", "best biharmonic")] = [min(t) for t in zip(
+            *(samples[("peer", k)] for k in JAX_BIHARMONICS))]
     ms_ = lambda t: f"{t * 1e3:8.2f} ms" if t is not None else "       -   "  # noqa: E731
 
     def vs_jax(key: object, route: str) -> str:
@@ -193,6 +241,19 @@ def main() -> None:
         print(f"  ops.laplacian GRAPH / best jax.jit route of the round: "
               f"{vs_jax(('ops.laplacian', 'GRAPH'), 'best').strip() or '-'}; / NumPy by "
               f"hand: {by_hand:.2f}x")
+    print(f"Per-point biharmonic of the same network at the same points (jax.jit: "
+          f"vmap of the Hessian of the Hessian's trace, and of 64 fourth-order jets)")
+    bpeer = {"ops.biharmonic": "best biharmonic", "vmap(ops.biharmonic)": "biharmonic hessian",
+             "vmap of 4th-order jets": "biharmonic jet"}
+    for name in brows:
+        p, g = med[(name, "PYNATIVE")], med[(name, "GRAPH")]
+        r = bpeer[name]
+        print(f"  {name:24s} {ms_(p)} {ms_(g)} "
+              f"{median_ratio(samples, (name, 'GRAPH'), (name, 'PYNATIVE')):8.2f}x "
+              f"{ms_(med.get(('peer', r)))} {vs_jax((name, 'GRAPH'), r)}")
+    if peer is not None:
+        print(f"  ops.biharmonic GRAPH / best jax.jit biharmonic route of the round: "
+              f"{vs_jax(('ops.biharmonic', 'GRAPH'), 'best biharmonic').strip()}")
     print(f"HVP of the {'-'.join(str(w) for w in (784, 512, 512, 10))} MLP loss "
           f"(batch {ha['x'].shape[0]}, all weights)")
     for name in hroutes:

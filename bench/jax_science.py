@@ -71,8 +71,27 @@ def main() -> None:
             total = total + jax.grad(lambda z: jnp.sum(g(z)[:, k]))(xs)[:, k]
         return total
 
+    def bih_hessian(p):  # the Hessian's trace of the Hessian's trace (jacfwd of jacrev, twice)
+        return jnp.trace(jax.hessian(lap_hessian)(p))
+
+    # fourth-order jets: d^4 along e_i, e_i + e_j and e_i - e_j (i < j) give every
+    # u_iijj = (D(e_i + e_j) + D(e_i - e_j) - 2 D(e_i) - 2 D(e_j)) / 12, so Δ²u = sum_k w_k D(d_k)
+    # with w = 1 - (d - 1) / 3 on the axes and 1 / 6 on the pairs
+    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
+    dirs = jnp.concatenate([eye] + [jnp.stack([eye[i] + s * eye[j] for i, j in pairs])
+                                    for s in (1.0, -1.0)])
+    wts = jnp.asarray([1 - (d - 1) / 3] * d + [1 / 6] * (2 * len(pairs)), x.dtype)
+
+    def bih_jet(p):
+        def one(e):
+            z = jnp.zeros_like(e)
+            return jjet.jet(point, (p,), ((e, z, z, z),))[1][3]
+        return jnp.dot(wts, jax.vmap(one)(dirs))
+
     routes = {"jet": jax.jit(jax.vmap(lap_jet)), "hessian": jax.jit(jax.vmap(lap_hessian)),
-              "grad of grad": jax.jit(lap_gradgrad), "forward Laplacian": jax.jit(lap_fwd)}
+              "grad of grad": jax.jit(lap_gradgrad), "forward Laplacian": jax.jit(lap_fwd),
+              "biharmonic hessian": jax.jit(jax.vmap(bih_hessian)),
+              "biharmonic jet": jax.jit(jax.vmap(bih_jet))}
 
     hl = sum(1 for k in a if k.startswith("hw"))
     params = [(jnp.asarray(a[f"hw{i}"]), jnp.asarray(a[f"hb{i}"])) for i in range(hl)]

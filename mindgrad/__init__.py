@@ -58,7 +58,7 @@ def from_numpy(array: _np.ndarray) -> Tensor:
 tensor = Tensor
 
 
-_LAZY_SUBMODULES = ("dataset", "numpy")
+_LAZY_SUBMODULES = ("dataset", "numpy", "mint")
 
 
 def __getattr__(name: str):

@@ -598,6 +598,10 @@ spec("divergence", lambda rng: [("fn", None, ops.sin)], out="")
 spec("hutchinson_laplacian", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y))),
                                          ("tensor", None, _arr(rng, (3,))), ("int", None, 4)],
      out="", names=("sin",))
+spec("biharmonic", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y) ** 2))], out="")
+spec("biharmonic_estimate", lambda rng: [("fn", None, lambda y: ops.reduce_sum(ops.sin(y))),
+                                        ("tensor", None, _arr(rng, (3,))), ("int", None, 4)],
+     out="", names=("sin",))
 
 # Tensor methods: ``x.sum(axis)`` for the function of the same arguments
 def _method(method: str, fn_name: str, ref: Callable | None = None, names: tuple = ()) -> None:

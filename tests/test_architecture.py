@@ -25,7 +25,7 @@ LAYERS: dict[str, int] = {
     "graph": 4,           # tracing to a graph, passes, code generation, the compile cache
     "context": 5,         # set_context / get_context (the state itself is core.config)
     "ops": 5,             # the MindSpore front end: functions, op classes, Tensor methods
-    "nn": 6, "numpy": 6, "train": 6, "communication": 6, "dataset": 6, "jit": 6, "runtime": 6,
+    "nn": 6, "numpy": 6, "mint": 6, "train": 6, "communication": 6, "dataset": 6, "jit": 6, "runtime": 6,
     "amp": 7, "compat": 7, "": 8, "cli": 8, "__main__": 9,
 }
 

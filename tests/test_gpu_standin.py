@@ -474,8 +474,8 @@ def test_complex_logic_and_0d_argmax_on_the_gpu(standin_gpu) -> None:
 
 
 def test_differential_operators_stay_on_the_gpu(standin_gpu) -> None:
-    """The forward Laplacian, HVPs, Hessian, divergence and the Hutchinson estimator run on
-    device arrays (no host copies) and give the CPU's numbers."""
+    """The forward Laplacian, HVPs, Hessian, divergence, the Hutchinson estimator and the
+    biharmonic operators run on device arrays (no host copies) and give the CPU's numbers."""
     w = RNG.standard_normal((4, 6))
 
     def run() -> list:
@@ -487,7 +487,8 @@ def test_differential_operators_stay_on_the_gpu(standin_gpu) -> None:
                 ops.hvp(scalar, x, ms.Tensor(B))[1],
                 ops.hvp(scalar, x, ms.Tensor(np.stack([A, B])), batched=True)[1],
                 ops.hessian(scalar)(x), ops.divergence(lambda y: ops.sin(y) * y)(x),
-                ops.hutchinson_laplacian(scalar, x, 5)]
+                ops.hutchinson_laplacian(scalar, x, 5),
+                ops.biharmonic(net, batch_axis=0)(x), ops.biharmonic_estimate(net, x, 3)]
         for t in outs:
             assert t.device == context.get_context("device_target")
         return host(outs)

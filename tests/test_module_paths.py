@@ -26,7 +26,8 @@ PATHS = [
     "mindspore.ops.function.grad", "mindspore.ops.function.grad.grad_func",
     "mindspore.nn.grad", "mindspore.nn.cell", "mindspore.nn.layer", "mindspore.nn.loss",
     "mindspore.nn.optim", "mindspore.nn.wrap", "mindspore._checkparam", "mindspore._extends",
-    "mindspore.numpy",
+    "mindspore.numpy", "mindspore.mint", "mindspore.mint.nn", "mindspore.mint.nn.functional",
+    "mindspore.mint.optim",
 ]
 
 
@@ -354,3 +355,19 @@ def test_custom_vjp_from_grad_func(mindspore_paths, mode):
     assert function.sin is ops.sin
     with pytest.raises(TypeError, match="defbwd"):
         mul_add.defbwd(3)
+
+
+def test_type_of_a_tensor_prints_as_mindspore(mindspore_paths):
+    import pickle
+
+    import mindspore
+
+    t = mindspore.Tensor([1.0, 2.0])
+    assert str(type(t)) == "<class 'mindspore.common.tensor.Tensor'>"
+    back = pickle.loads(pickle.dumps(t))
+    assert type(back) is ms.Tensor
+    np.testing.assert_array_equal(back.asnumpy(), [1.0, 2.0])
+
+
+def test_type_of_a_tensor_is_mindgrads_without_the_alias():
+    assert str(type(ms.Tensor([1.0]))) == "<class 'mindgrad.core.tensor.Tensor'>"

@@ -14,8 +14,11 @@ import pathlib
 
 DATA = pathlib.Path(__file__).resolve().parent / "data"
 
-# namespace (the file name's middle part) -> the mindgrad module holding it
-MODULES = {"numpy": "mindgrad.numpy"}
+# namespace (the file name's middle part: the module path after ``mindspore.`` with dots as
+# underscores) -> the mindgrad module holding it
+MODULES = {"numpy": "mindgrad.numpy", "mint": "mindgrad.mint", "mint_nn": "mindgrad.mint.nn",
+           "mint_nn_functional": "mindgrad.mint.nn.functional",
+           "mint_optim": "mindgrad.mint.optim"}
 
 
 def coverage(namespace: str) -> tuple[list[str], list[str]]:
@@ -30,12 +33,13 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--missing", action="store_true", help="list the missing names")
     args = ap.parse_args()
-    print(f"{'namespace':16s} {'have':>6s} {'total':>6s} {'share':>6s}")
+    print(f"{'namespace':28s} {'have':>6s} {'total':>6s} {'share':>6s}")
     for path in sorted(DATA.glob("mindspore_*_names.txt")):
         ns = path.name[len("mindspore_"):-len("_names.txt")]
         have, missing = coverage(ns)
         total = len(have) + len(missing)
-        print(f"{'mindspore.' + ns:16s} {len(have):6d} {total:6d} {len(have) / total:6.0%}")
+        label = "mindspore." + ns.replace("_", ".")
+        print(f"{label:28s} {len(have):6d} {total:6d} {len(have) / total:6.0%}")
         if args.missing and missing:
             print("  missing: " + " ".join(missing))
 

@@ -1,10 +1,12 @@
 """Record the operator-catalogue cases (``tests/catalogue_cases.py``) with the real MindSpore
 into ``tests/fixtures/catalogue.json``, or with ``--suite numpy`` the ``mindspore.numpy``
-cases (``tests/msnumpy_cases.py``) into ``tests/fixtures/msnumpy.json``.
+cases (``tests/msnumpy_cases.py``) into ``tests/fixtures/msnumpy.json``, or with
+``--suite mint`` the ``mindspore.mint`` cases (``tests/mint_cases.py``) into
+``tests/fixtures/mint.json``.
 
 Run with a Python that has MindSpore 2.10 installed (never mindgrad's own venv)::
 
-    /path/to/mindspore-venv/bin/python tools/record_catalogue.py [--suite numpy]
+    /path/to/mindspore-venv/bin/python tools/record_catalogue.py [--suite numpy|mint]
 
 For each case it stores the inputs, every output's shape, dtype and values (or the error's
 type and first line) and, for the cases that name inputs to differentiate, the gradient of
@@ -32,7 +34,8 @@ import importlib  # noqa: E402
 
 # suite name -> (case module under tests/, fixture file under tests/fixtures/)
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
-          "numpy": ("msnumpy_cases", "msnumpy.json")}
+          "numpy": ("msnumpy_cases", "msnumpy.json"),
+          "mint": ("mint_cases", "mint.json")}
 
 
 def _suite(name: str) -> tuple:

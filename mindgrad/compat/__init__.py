@@ -57,13 +57,28 @@ class _AliasFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_loader(name, _AliasLoader(real))
 
 
+# Classes whose ``type(x)`` a MindSpore program prints: while the alias is installed they
+# name MindSpore's module (``<class 'mindspore.common.tensor.Tensor'>``), which the alias
+# resolves to the same class, so pickling and ``repr`` agree.
+_SHOWN_AS = {"mindspore.common.tensor": ("mindgrad.core.tensor", "Tensor")}
+
+
+def _show_classes(as_mindspore: bool) -> None:
+    for ms_module, (module, name) in _SHOWN_AS.items():
+        cls = getattr(importlib.import_module(module), name)
+        cls.__module__ = ms_module if as_mindspore else module
+
+
 def install() -> None:
     """Let ``import mindspore`` load mindgrad from now on in this process."""
     if not any(isinstance(f, _AliasFinder) for f in sys.meta_path):
         sys.meta_path.insert(0, _AliasFinder())
+    _show_classes(True)
 
 
 def uninstall() -> None:
+    """Undo `install`: ``mindspore`` imports fail again and classes show mindgrad's names."""
     sys.meta_path[:] = [f for f in sys.meta_path if not isinstance(f, _AliasFinder)]
+    _show_classes(False)
     for name in [n for n in sys.modules if n == "mindspore" or n.startswith("mindspore.")]:
         del sys.modules[name]

@@ -7,6 +7,7 @@ from .functional import *  # noqa: F401,F403
 from .operations import *  # noqa: F401,F403
 from .taylor import derivative, jet, laplacian, linearize  # noqa: F401
 from .differential import divergence, hutchinson_laplacian, hvp  # noqa: F401
+from .fourth_order import biharmonic, biharmonic_estimate  # noqa: F401
 from .multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from .primitive import prim_attr_register, constexpr  # noqa: F401
 from .hooks import HookBackward, InsertGradientOf  # noqa: F401
@@ -50,7 +51,8 @@ def _publish(row: names.Row) -> None:
 __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "get_grad",
                   "grad", "hessian", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp",
                   "vmap", "derivative", "jet", "laplacian", "linearize", "hvp", "divergence",
-                  "hutchinson_laplacian", *multitype.__all__,
+                  "hutchinson_laplacian", "biharmonic", "biharmonic_estimate",
+                  *multitype.__all__,
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
                   *array_functions.__all__, *math_functions.__all__,

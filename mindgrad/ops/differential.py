@@ -1,6 +1,7 @@
 """Differential operators for scientific computing: Hessian-vector products (forward over
-reverse, batched over vectors), Hessians built from them, the divergence of a vector field and
-Hutchinson's stochastic trace estimator for the Laplacian."""
+reverse, batched over vectors), Hessians built from them, the divergence of a vector field,
+and Hutchinson's stochastic trace estimator for the Laplacian (the biharmonic operator is in
+``fourth_order.py``)."""
 from __future__ import annotations
 
 from typing import Any, Callable
@@ -153,3 +154,4 @@ def hutchinson_laplacian(fn: Callable, x: Tensor, num_samples: int, seed: int = 
     axes = tuple(range(1, zt.ndim))
     quad = F.reduce_sum(F.mul(hz, zt), axes) if axes else F.mul(hz, zt)
     return F.div(F.reduce_sum(quad, 0), float(num_samples))
+

@@ -1,0 +1,7 @@
+"""``mindspore.mint.nn``: PyTorch-style layers (``layers``) and ``functional``."""
+from __future__ import annotations
+
+from . import functional, layers  # noqa: F401
+from .layers import *  # noqa: F401,F403
+
+__all__ = list(layers.__all__)
