@@ -84,6 +84,8 @@ def biharmonic_estimate(fn: Callable, x: Tensor, num_samples: int, seed: int = 0
     if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
         raise TypeError(f"For 'biharmonic_estimate', seed must be an int, but got "
                         f"{type(seed).__name__}.")
+    # a huge num_samples: a clear error before the directions are allocated
+    F._sizes((num_samples,) + tuple(x.shape), "biharmonic_estimate", "num_samples")
     rng = np.random.default_rng(seed)
     v = rng.standard_normal((num_samples,) + tuple(x.shape))
     # the directions live where x does (NumPy or CuPy), drawn on the host for reproducibility
