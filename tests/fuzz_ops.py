@@ -1340,7 +1340,11 @@ def _compare(spec_: Spec, case: Case, have: np.ndarray, want: np.ndarray) -> Non
     if want.dtype.kind == "b" or have.dtype.kind == "b":
         ok = np.array_equal(have.astype(bool), want.astype(bool))
     else:
-        tol = max(_tol(have.dtype), _tol(want.dtype))
+        # a result is no more precise than its least precise float input (a float32 input
+        # beside a float64 one gives a float64 result of float32 accuracy)
+        tol = max(_tol(have.dtype), _tol(want.dtype),
+                  *(_tol(a.dtype) for a in case.ref_args
+                    if isinstance(a, np.ndarray) and a.dtype.kind == "f"))
         wide = np.complex128 if "c" in (have.dtype.kind, want.dtype.kind) else np.float64
         with np.errstate(all="ignore"):
             ok = np.allclose(have.astype(wide), want.astype(wide), rtol=tol, atol=tol,
