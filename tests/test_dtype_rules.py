@@ -269,3 +269,31 @@ def test_arithmetic_of_two_python_numbers(name, x, y, dtype, value) -> None:
     r = getattr(ops, name)(x, y)
     assert r.dtype == dtype and r.shape == ()
     np.testing.assert_allclose(float(r.asnumpy()), value, rtol=1e-6)
+
+
+# Recorded with MindSpore 2.10 (CPU): an integer tensor meeting a float tensor takes the
+# float tensor's dtype, in the operators and the functions (NumPy would widen to float64).
+MIXED_TENSORS = [
+    ("a*b", lambda a, b: a * b, np.multiply, np.float32, np.int64, np.float32),
+    ("mul", ops.mul, np.multiply, np.float32, np.int64, np.float32),
+    ("a*b f16", lambda a, b: a * b, np.multiply, np.float16, np.int32, np.float16),
+    ("add f16", ops.add, np.add, np.float16, np.int32, np.float16),
+    ("a+b floats", lambda a, b: a + b, np.add, np.float32, np.float16, np.float32),
+    ("sub ints", ops.sub, np.subtract, np.int64, np.int32, np.int64),
+    ("a/b ints", lambda a, b: a / b, np.true_divide, np.int64, np.int32, np.float32),
+    ("b-a", lambda a, b: b - a, lambda a, b: b - a, np.float32, np.int32, np.float32),
+    ("maximum", ops.maximum, np.maximum, np.float32, np.int64, np.float32),
+]
+
+
+@pytest.mark.parametrize("name,fn,ref,da,db,want", MIXED_TENSORS,
+                         ids=[c[0] for c in MIXED_TENSORS])
+def test_mixed_integer_and_float_tensors_take_the_float_dtype(name, fn, ref, da, db, want,
+                                                               mode) -> None:
+    a_np = np.array([1.5, -2.0]).astype(da)
+    b_np = np.array([2, 3]).astype(db)
+    a, b = ms.Tensor(a_np), ms.Tensor(b_np)
+    out = ms.jit(fn)(a, b) if mode == ms.GRAPH_MODE else fn(a, b)
+    assert out.asnumpy().dtype == np.dtype(want)
+    np.testing.assert_allclose(out.asnumpy(), ref(a_np.astype(np.float64),
+                                                  b_np.astype(np.float64)), rtol=1e-3)

@@ -27,14 +27,18 @@ _NO: dict = {}
 
 
 def _fast(t: "Tensor", o: Any) -> bool:
-    """Whether ``t <op> o`` may bind the primitive directly: a Tensor, a Python float with a
-    float tensor, or a Python int with a tensor that is not bool. Anything else goes through
-    the functional front-end, which converts operands and promotes scalars as MindSpore."""
+    """Whether ``t <op> o`` may bind the primitive directly: a Tensor of the same kind (both
+    float, or both integer/bool: NumPy's promotion is MindSpore's there), a Python float with
+    a float tensor, or a Python int with a tensor that is not bool. Anything else goes
+    through the functional front-end, which converts operands and promotes as MindSpore."""
     if type(o) is float:
         return t._data.dtype.kind in "fc"
     if type(o) is int:
         return t._data.dtype.kind != "b"
-    return isinstance(o, Tensor)
+    if not isinstance(o, Tensor):
+        return False
+    k, ko = t._data.dtype.kind, o._data.dtype.kind
+    return k == ko or (k in "iub" and ko in "iub")
 
 
 def _fast_div(t: "Tensor", o: Any) -> bool:

@@ -116,7 +116,8 @@ def promote_scalar(x: Any, y: Any) -> tuple:
     """MindSpore's scalars are weakly typed: a float one (a NumPy float64 scalar too) takes
     the tensor's float dtype, and an integer or bool tensor meeting one becomes float32
     (NumPy would give float64); a bool tensor meeting a Python int becomes int64. Integer
-    tensors divided by integers give float32 (``div``'s rule in ``dtype_rules``)."""
+    tensors divided by integers give float32 (``div``'s rule in ``dtype_rules``). An integer
+    or bool tensor meeting a float tensor takes the float tensor's dtype."""
     if isinstance(y, float):
         if isinstance(x, Tensor):
             return _float_tensor(x), float(y)
@@ -127,6 +128,14 @@ def promote_scalar(x: Any, y: Any) -> tuple:
         return _int_from_bool(x), y
     elif type(x) is int and isinstance(y, Tensor):
         return x, _int_from_bool(y)
+    elif isinstance(x, Tensor) and isinstance(y, Tensor):
+        # an integer or bool tensor meeting a float tensor takes its dtype (MindSpore:
+        # float32 * int64 is float32, float16 + int32 float16; NumPy would widen)
+        kx, ky = x._data.dtype.kind, y._data.dtype.kind
+        if kx == "f" and ky in "iub":
+            return x, S.cast(y, dtype=x._data.dtype)
+        if ky == "f" and kx in "iub":
+            return S.cast(x, dtype=y._data.dtype), y
     return x, y
 
 
