@@ -37,7 +37,10 @@ def _fast(t: "Tensor", o: Any) -> bool:
         return t._data.dtype.kind != "b"
     if not isinstance(o, Tensor):
         return False
-    k, ko = t._data.dtype.kind, o._data.dtype.kind
+    td, od = t._data.dtype, o._data.dtype
+    if td is od:  # (NumPy shares one dtype object per type: the common case costs no more)
+        return True
+    k, ko = td.kind, od.kind
     return k == ko or (k in "iub" and ko in "iub")
 
 
