@@ -68,10 +68,7 @@ class Adam(Optimizer):
         grads = self._check_grads(gradients)
         lrs = self._lrs()
         b1, b2 = self.beta1, self.beta2
-        b1p = F.mul(self.beta1_power, b1)
-        b2p = F.mul(self.beta2_power, b2)
-        self.beta1_power.set_data(b1p)
-        self.beta2_power.set_data(b2p)
+        b1p, b2p = self._advance_powers()
         c1, c2 = F.sub(1.0, b1p), F.sub(1.0, b2p)
         for i, (p, g, lr) in enumerate(zip(self.parameters, grads, lrs)):
             if self.maximize:

@@ -192,6 +192,15 @@ class Optimizer(Cell):
         setattr(self, name, p)
         return p
 
+    def _advance_powers(self) -> tuple:
+        """Multiply ``beta1_power`` and ``beta2_power`` (made with `_scalar`) by ``beta1`` and
+        ``beta2`` for this step and return the new powers (Adam's bias corrections)."""
+        b1p = F.mul(self.beta1_power, self.beta1)
+        b2p = F.mul(self.beta2_power, self.beta2)
+        self.beta1_power.set_data(b1p)
+        self.beta2_power.set_data(b2p)
+        return b1p, b2p
+
     # --- the MindSpore Optimizer API ------------------------------------------------------
     def get_lr(self) -> Any:
         """The learning rate of this step (a tuple per parameter with group rates); a dynamic
