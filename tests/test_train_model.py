@@ -147,6 +147,10 @@ def test_eval_and_predict(mode):
     assert set(got) == {"acc", "loss"}
     assert got["acc"] == REF["eval"]["acc"]
     assert got["loss"] == pytest.approx(REF["eval"]["loss"], rel=RTOL)
+    # the values stay the metrics' NumPy scalars, printed as MindSpore (NumPy 1.x) prints them
+    assert isinstance(got["acc"], np.floating) and isinstance(got, dict)
+    assert repr(got) == str(got) == "{'acc': %r, 'loss': %r}" % (float(got["acc"]),
+                                                                 float(got["loss"]))
     same_log(rec.log, REF["eval_hooks"])
     out = m.predict(Tensor(P["x"][:3]))
     np.testing.assert_allclose(out.asnumpy(), REF["predict"], rtol=1e-5, atol=1e-6)
