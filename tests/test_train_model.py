@@ -267,8 +267,7 @@ def test_model_checkpoint_names_and_keep_max(tmp_path):
                                                   config=cfg)])
     assert sorted(os.listdir(tmp_path)) == REF["ckpt_files_second_run"]
     params = ms.load_checkpoint(ck.latest_ckpt_file_name)
-    # mindgrad's Momentum keeps its momentum as a Python float, not a Parameter
-    assert sorted(params) == [n for n in REF["ckpt_param_names"] if n != "momentum"]
+    assert sorted(params) == REF["ckpt_param_names"]  # Momentum's 'momentum' included
 
 
 def test_model_checkpoint_removes_the_first_written_on_equal_times(tmp_path):
