@@ -27,7 +27,7 @@ def inputs(rank: int) -> dict:
     }
 
 
-def collectives(out: dict) -> None:
+def collectives(out: dict, outdir: str) -> None:
     import mindspore as ms
     from mindspore import Tensor, ops
     from mindspore.communication import (comm_func, create_group, destroy_group, get_group_size,
@@ -136,10 +136,11 @@ def train_reference(mode: str) -> dict:
     return {p.name: p.asnumpy() for p in net.get_parameters()}
 
 
-def train(out: dict) -> None:
+def train(out: dict, outdir: str) -> None:
     import mindspore as ms
     from mindspore import Tensor, nn
     from mindspore.communication import get_group_size, get_rank, init
+    from mindspore.train import CheckpointConfig, ModelCheckpoint
 
     init()
     rank, size = get_rank(), get_group_size()
@@ -169,10 +170,18 @@ def train(out: dict) -> None:
     for p in net.get_parameters():
         out[f"custom/{p.name}"] = p.asnumpy()
     # Model.train on the dataset's shard of this rank: rank r gets rows r, r + 2, ..., so
-    # its batch k of 4 and the other rank's make up the global batch k of 8
+    # its batch k of 4 and the other rank's make up the global batch k of 8. Checkpoints
+    # every step: in a directory of this rank's (MindSpore's per-rank layout, rank_<id>),
+    # and in one directory both ranks write to (same names, same values)
     net = _net(rank)
     model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
-    model.train(1, _dataset(size, rank), dataset_sink_mode=False)
+    own = ModelCheckpoint("dp", os.path.join(outdir, f"rank_{rank}"),
+                          CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=2))
+    shared = ModelCheckpoint("dp", os.path.join(outdir, "shared"),
+                             CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=1))
+    model.train(1, _dataset(size, rank), callbacks=[own, shared], dataset_sink_mode=False)
+    out["model/checkpoints"] = np.array([own.latest_ckpt_file_name,
+                                         shared.latest_ckpt_file_name])
     for p in net.get_parameters():
         out[f"model/{p.name}"] = p.asnumpy()
     ms.reset_auto_parallel_context()
@@ -191,7 +200,7 @@ def _dataset(num_shards: int | None = None, shard_id: int | None = None):
 if __name__ == "__main__":
     part, outdir = sys.argv[1], sys.argv[2]
     result: dict = {}
-    {"collectives": collectives, "train": train}[part](result)
+    {"collectives": collectives, "train": train}[part](result, outdir)
     from mindspore.communication import get_rank
 
     np.savez(os.path.join(outdir, f"{part}_{get_rank()}.npz"), **result)

@@ -38,10 +38,14 @@ def coll(tmp_path_factory) -> list:
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory) -> list:
-    out = str(tmp_path_factory.mktemp("train"))
+def train_dir(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("train"))
+
+
+@pytest.fixture(scope="module")
+def trained(train_dir) -> list:
     return _launch([sys.executable, "-m", "mindgrad", "msrun", "--worker_num=2",
-                    "--local_worker_num=2", WORKER, "train", out], out, "train")
+                    "--local_worker_num=2", WORKER, "train", train_dir], train_dir, "train")
 
 
 IN = [W.inputs(0), W.inputs(1)]
@@ -156,3 +160,27 @@ def _fresh_net():
         return list(W._net(0).get_parameters())
     finally:
         uninstall()
+
+
+def test_data_parallel_checkpoints(trained, train_dir):
+    # MindSpore's ModelCheckpoint names a file {prefix}-{epoch}_{step}.ckpt with no rank in
+    # it; each rank gives its own directory (rank_<id>). 3 steps, one file per step, the
+    # newest 2 kept. Ranks sharing a directory write the same names and values: the newest 1
+    # is kept and neither rank trips over the files the other one removed.
+    from mindgrad import load_checkpoint
+
+    want = {k[len("model/"):]: v for k, v in trained[0].items()
+            if k.startswith("model/") and k != "model/checkpoints"}
+    for r in range(2):
+        own = os.path.join(train_dir, f"rank_{r}")
+        assert sorted(os.listdir(own)) == ["dp-1_2.ckpt", "dp-1_3.ckpt"]
+        shared = os.path.join(train_dir, "shared")
+        assert trained[r]["model/checkpoints"].tolist() == [
+            os.path.join(os.path.realpath(own), "dp-1_3.ckpt"),
+            os.path.join(os.path.realpath(shared), "dp-1_3.ckpt")]
+    assert sorted(os.listdir(os.path.join(train_dir, "shared"))) == ["dp-1_3.ckpt"]
+    for path in (f"rank_0/dp-1_3.ckpt", f"rank_1/dp-1_3.ckpt", "shared/dp-1_3.ckpt"):
+        loaded = load_checkpoint(os.path.join(train_dir, path))
+        assert {"moments.0.weight", "global_step"} <= set(loaded)  # the optimizer's too
+        for name, value in want.items():
+            np.testing.assert_array_equal(loaded[name].asnumpy(), value)
