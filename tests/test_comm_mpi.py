@@ -97,8 +97,6 @@ def test_collective_gradients(coll):
         np.testing.assert_allclose(got["grad_all_reduce_max"], total * (mx[r] == top))
         np.testing.assert_allclose(got["grad_all_reduce_min"], total * (mx[r] == low))
         np.testing.assert_allclose(got["grad_all_reduce_prod"], total * prod / mx[r])
-        np.testing.assert_allclose(got["jvp_all_reduce_prod"],
-                                   prod * (c[0] / mx[0] + c[1] / mx[1]), rtol=1e-6)
         # all-gather's gradient: the sum over ranks of their weights on this rank's block
         np.testing.assert_allclose(got["grad_all_gather"],
                                    sum(IN[j]["cg"][2 * r:2 * r + 2] for j in range(2)))
@@ -111,6 +109,75 @@ def test_collective_gradients(coll):
         # all-to-all's: the weights sent back the other way
         want = np.concatenate([np.split(IN[j]["ca"], 2, axis=0)[r] for j in range(2)], axis=1)
         np.testing.assert_allclose(got["grad_all_to_all"], want)
+
+
+def _all_to_all(blocks_of: list, r: int) -> np.ndarray:
+    """AlltoAll(2, 1, 0) on rank r: block r (axis 1) of every rank's input, along axis 0."""
+    return np.concatenate([np.split(b, 2, axis=1)[r] for b in blocks_of], axis=0)
+
+
+def test_collective_forward_mode(coll):
+    # the tangent of a collective is that collective of the tangents (all-reduce MAX/MIN:
+    # the winning ranks' tangents, averaged over ties; PROD: the product rule)
+    T = [W.tangents(0), W.tangents(1)]
+    mx, tm = [IN[r]["mx"] for r in range(2)], [T[r]["mx"] for r in range(2)]
+    prod = mx[0] * mx[1]
+
+    def winners(top):
+        w = [(m == top).astype(np.float32) for m in mx]
+        return (tm[0] * w[0] + tm[1] * w[1]) / (w[0] + w[1])
+
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_allclose(got["jvp_all_reduce_sum"], tm[0] + tm[1])
+        np.testing.assert_allclose(got["jvp_all_reduce_avg"], (tm[0] + tm[1]) / 2)
+        np.testing.assert_allclose(got["jvp_all_reduce_max"], winners(np.maximum(*mx)))
+        np.testing.assert_allclose(got["jvp_all_reduce_min"], winners(np.minimum(*mx)))
+        np.testing.assert_allclose(got["jvp_all_reduce_prod"],
+                                   prod * (tm[0] / mx[0] + tm[1] / mx[1]), rtol=1e-6)
+        np.testing.assert_allclose(got["jvp_all_gather"],
+                                   np.concatenate([T[0]["g"], T[1]["g"]]))
+        np.testing.assert_allclose(got["jvp_reduce_scatter"],
+                                   (T[0]["s"] + T[1]["s"])[2 * r:2 * r + 2])
+        np.testing.assert_allclose(got["jvp_broadcast"], T[1]["x"])
+        np.testing.assert_allclose(got["jvp_all_to_all"], _all_to_all([T[0]["a"], T[1]["a"]], r))
+
+
+def test_collective_vmap_and_functional_forms(coll):
+    mx = [IN[r]["mx"] for r in range(2)]
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_array_equal(got["vmap_all_reduce_max"], np.maximum(*mx).T)
+        np.testing.assert_array_equal(got["vmap_broadcast"], mx[1].T)
+        # reduce: the result on rank dst only
+        np.testing.assert_array_equal(got["reduce_to_1"], np.maximum(IN[0]["x"], IN[1]["x"])
+                                      if r == 1 else IN[0]["x"])
+        np.testing.assert_array_equal(got["all_to_all_single"], np.concatenate(
+            [IN[0]["s"][2 * r:2 * r + 2], IN[1]["s"][2 * r:2 * r + 2]]))
+        assert got["all_gather_async"].tolist() == [True]
+
+
+def test_graph_mode_keeps_the_order(coll):
+    # program order (the outputs are returned in another order); a gradient's reverse pass
+    # runs the transposed collectives in reverse order after the forward ones
+    for r in range(2):
+        got = coll[r]
+        assert got["graph_order"].tolist() == ["AllGather", "Broadcast", "ReduceScatter",
+                                               "AlltoAll", "AllReduce"]
+        assert got["graph_grad_order"].tolist() == ["AllGather", "ReduceScatter", "AlltoAll",
+                                                    "AlltoAll", "AllGather", "ReduceScatter"]
+        x = [IN[j]["x"] for j in range(2)]
+        np.testing.assert_array_equal(got["graph_order_0"], np.maximum(*x))
+        np.testing.assert_array_equal(got["graph_order_1"],
+                                      _all_to_all([IN[0]["a"], IN[1]["a"]], r))
+        np.testing.assert_array_equal(got["graph_order_2"],
+                                      (IN[0]["s"] + IN[1]["s"])[2 * r:2 * r + 2])
+        np.testing.assert_array_equal(got["graph_order_3"], x[1])
+        np.testing.assert_array_equal(got["graph_order_4"],
+                                      np.concatenate([IN[0]["g"], IN[1]["g"]]))
+        # the compiled gradients are the op-by-op ones
+        for k, name in enumerate(("grad_all_gather", "grad_reduce_scatter", "grad_all_to_all")):
+            np.testing.assert_allclose(got[f"graph_grad_order_{k}"], got[name])
 
 
 def test_grad_reducer_buckets(coll):
