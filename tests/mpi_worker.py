@@ -73,6 +73,11 @@ def collectives(out: dict, outdir: str) -> None:
     out["grad_all_gather"] = grad_of(ops.AllGather(), v["g"], v["cg"])
     out["grad_reduce_scatter"] = grad_of(ops.ReduceScatter(), v["s"], v["cs"])
     out["grad_broadcast"] = grad_of(lambda t: comm_func.broadcast(t, src=1), v["x"], v["c"])
+    # a collective whose result only some ranks use: every rank still runs its transpose
+    # (else the ranks that used it would wait forever)
+    out["grad_reduce"] = grad_of(lambda t: comm_func.reduce(t, dst=1), v["x"], v["c"])
+    out["grad_unused"] = grad_of(lambda t: ops.AllReduce()(t) if rank == 0 else
+                                 (ops.AllReduce()(t), t)[1], v["x"], v["c"])
     out["grad_all_to_all"] = grad_of(ops.AlltoAll(2, 1, 0), v["a"], v["ca"])
     # forward mode: the tangent of each collective (tangents are functions of the rank too)
     t = tangents(rank)
@@ -109,6 +114,9 @@ def collectives(out: dict, outdir: str) -> None:
     # the bucket's gradient is the bucket all-reduce of the cotangents (x twice in one)
     out["grad_bucket"] = ms.grad(lambda a: sum((o * v["c"]).sum() for o in reducer(
         (a, a, grads[2], grads[3]))[:2]))(v["x"]).asnumpy()
+    out["grad_bucket_unused"] = ms.grad(lambda a: sum(
+        ((o * v["c"]).sum() for o in reducer((a, a, grads[2], grads[3]))[:2 - 2 * rank]),
+        (a * 0).sum()))(v["x"]).asnumpy()
     ms.reset_auto_parallel_context()
 
     # GRAPH mode: the collectives are never folded (a constant input), merged (the same one

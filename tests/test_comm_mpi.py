@@ -106,6 +106,12 @@ def test_collective_gradients(coll):
         # broadcast's: everything to the root (rank 1), zero elsewhere
         np.testing.assert_allclose(got["grad_broadcast"],
                                    IN[0]["c"] + IN[1]["c"] if r == 1 else np.zeros(3))
+        # comm_func.reduce: rank 0 gets its input back (its own weights) and, as every
+        # rank, the transpose of the all-reduce rank 1's result came from
+        c = [IN[j]["c"] for j in range(2)]
+        np.testing.assert_allclose(got["grad_reduce"], c[1] + (c[0] if r == 0 else 0))
+        # an AllReduce only rank 0 uses (rank 1 returns its input)
+        np.testing.assert_allclose(got["grad_unused"], c[0] + (c[1] if r == 1 else 0))
         # all-to-all's: the weights sent back the other way
         want = np.concatenate([np.split(IN[j]["ca"], 2, axis=0)[r] for j in range(2)], axis=1)
         np.testing.assert_allclose(got["grad_all_to_all"], want)
@@ -193,6 +199,8 @@ def test_grad_reducer_buckets(coll):
         # f_r = sum over the two outputs of x's mean over the ranks, weighted by c_r: each
         # gives (c_0 + c_1) / 2
         np.testing.assert_allclose(got["grad_bucket"], IN[0]["c"] + IN[1]["c"])
+        # rank 0 uses both outputs, rank 1 none: (2 c_0) / 2
+        np.testing.assert_allclose(got["grad_bucket_unused"], IN[0]["c"])
 
 
 def test_graph_mode_keeps_every_collective(coll):
