@@ -293,6 +293,30 @@ def test_model_checkpoint_keep_per_minutes(tmp_path):
     assert sorted(os.listdir(tmp_path)) == REF["ckpt_files_per_minute"]
 
 
+@pytest.mark.parametrize("keep", [{"keep_checkpoint_max": 1},
+                                  {"keep_checkpoint_max": 0, "keep_checkpoint_per_n_minutes": 1}])
+def test_model_checkpoint_files_removed_by_another_process(tmp_path, keep):
+    """Data-parallel ranks sharing a directory remove each other's old checkpoints: a file
+    gone between the listing and its removal is skipped. Here every file is removed right
+    after the callback lists them, as another rank would."""
+    m, _, _ = model()
+    ck = ModelCheckpoint(prefix="s", directory=str(tmp_path),
+                         config=CheckpointConfig(save_checkpoint_steps=1, **keep))
+    listing = ck._existing
+    gone = []
+
+    def listed_then_removed() -> list:
+        files = listing()
+        for f in files:
+            os.remove(f)
+            gone.append(os.path.basename(f))
+        return files
+
+    ck._existing = listed_then_removed
+    m.train(1, data(), callbacks=[ck])
+    assert gone and os.listdir(tmp_path) == [os.path.basename(ck.latest_ckpt_file_name)]
+
+
 def test_checkpoint_holds_the_trained_weights(tmp_path):
     m, n, _ = model()
     cfg = CheckpointConfig(save_checkpoint_steps=3, append_info=["epoch_num", "step_num",
