@@ -1,0 +1,129 @@
+"""The ``mindspore.nn`` layer cases (recurrent, attention, convolution, pooling, padding and
+shape layers), recorded with the real MindSpore by ``tools/record_catalogue.py --suite
+nnlayers`` into ``tests/fixtures/nnlayers.json`` and compared with mindgrad by
+``tests/test_nnlayers.py``.
+
+A layer case builds the Cell in either library, loads the same weights into it (drawn from
+a fixed seed, in the order of the Parameters' names) and calls it; nested outputs (the
+LSTM's ``(output, (h_n, c_n))``) are flattened. A ``_pgrad`` case returns the gradients of
+the Parameters (the order of ``trainable_params``) of ``sum(cos-weights * output)`` over all
+outputs, so that weight gradients are compared too."""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
+
+from catalogue_cases import Case, _r
+
+
+def _flat(out: Any) -> tuple:
+    if isinstance(out, (tuple, list)):
+        return tuple(t for o in out for t in _flat(o))
+    return (out,)
+
+
+def _build(ms: Any, make: Callable, seed: int) -> Any:
+    net = make(ms.nn)
+    rng = np.random.default_rng(seed)
+    for _, p in sorted(net.parameters_and_names(), key=lambda np_: np_[0]):
+        p.set_data(ms.Tensor(rng.uniform(-0.5, 0.5, tuple(p.shape)).astype(np.float32)))
+    net.set_train(False)
+    return net
+
+
+def _layer(make: Callable, seed: int = 0, call: Callable | None = None) -> Callable:
+    """``fn(ms, ops, *xs)``: the layer ``make(nn)`` with seeded weights, called on ``xs``."""
+    call = call or (lambda net, *xs: net(*xs))
+
+    def fn(ms, ops, *xs):
+        return _flat(call(_build(ms, make, seed), *xs))
+    return fn
+
+
+def _cos(shape: tuple) -> np.ndarray:
+    n = int(np.prod(shape)) if shape else 1
+    return np.cos(np.arange(n) + 2.0).reshape(shape).astype(np.float32)
+
+
+def _pgrad(make: Callable, seed: int = 0, call: Callable | None = None) -> Callable:
+    """``fn(ms, ops, *xs)``: the gradients of the layer's trainable Parameters."""
+    call = call or (lambda net, *xs: net(*xs))
+
+    def fn(ms, ops, *xs):
+        net = _build(ms, make, seed)
+
+        def loss(*a):
+            total = None
+            for o in _flat(call(net, *a)):
+                term = (o * ms.Tensor(_cos(tuple(o.shape)))).sum()
+                total = term if total is None else total + term
+            return total
+        return ms.grad(loss, grad_position=None, weights=net.trainable_params())(*xs)
+    return fn
+
+
+SEQ = _r(301, (5, 2, 3))        # (T, B, I)
+SEQ_BF = _r(302, (2, 5, 3))     # (B, T, I)
+H0 = _r(303, (2, 4), lo=-1, hi=1)
+H2 = _r(304, (4, 2, 4), lo=-1, hi=1)   # 2 layers x 2 directions
+C2 = _r(305, (4, 2, 4), lo=-1, hi=1)
+X2 = _r(306, (2, 3))
+LENS = np.array([3, 5], np.int32)
+
+CASES: list[Case] = [
+    # --- recurrent layers ------------------------------------------------------------------
+    Case("rnn_tanh", _layer(lambda nn: nn.RNN(3, 4)), [SEQ], (0,)),
+    Case("rnn_relu_2layer", _layer(lambda nn: nn.RNN(3, 4, 2, nonlinearity="relu")),
+         [SEQ], (0,)),
+    Case("rnn_bi_2layer_h0", _layer(lambda nn: nn.RNN(3, 4, 2, bidirectional=True)),
+         [SEQ, H2], (0, 1)),
+    Case("rnn_batch_first_nobias",
+         _layer(lambda nn: nn.RNN(3, 4, has_bias=False, batch_first=True)), [SEQ_BF], (0,)),
+    Case("rnn_seq_length_bi",
+         _layer(lambda nn: nn.RNN(3, 4, bidirectional=True),
+                call=lambda net, x, s: net(x, None, s)), [SEQ, LENS], (0,)),
+    Case("rnn_pgrad", _pgrad(lambda nn: nn.RNN(3, 4, 2, bidirectional=True)), [SEQ]),
+    Case("lstm", _layer(lambda nn: nn.LSTM(3, 4)), [SEQ], (0,)),
+    Case("lstm_bi_2layer_h0c0",
+         _layer(lambda nn: nn.LSTM(3, 4, 2, bidirectional=True),
+                call=lambda net, x, h, c: net(x, (h, c))), [SEQ, H2, C2], (0, 1, 2)),
+    Case("lstm_batch_first_nobias",
+         _layer(lambda nn: nn.LSTM(3, 4, has_bias=False, batch_first=True)), [SEQ_BF], (0,)),
+    Case("lstm_seq_length",
+         _layer(lambda nn: nn.LSTM(3, 4, 2), call=lambda net, x, s: net(x, None, s)),
+         [SEQ, LENS], (0,)),
+    Case("lstm_seq_length_bi",
+         _layer(lambda nn: nn.LSTM(3, 4, bidirectional=True),
+                call=lambda net, x, s: net(x, None, s)), [SEQ, LENS], (0,)),
+    Case("lstm_pgrad", _pgrad(lambda nn: nn.LSTM(3, 4, 2, bidirectional=True)), [SEQ]),
+    Case("gru", _layer(lambda nn: nn.GRU(3, 4)), [SEQ], (0,)),
+    Case("gru_bi_2layer_h0", _layer(lambda nn: nn.GRU(3, 4, 2, bidirectional=True)),
+         [SEQ, H2], (0, 1)),
+    Case("gru_batch_first_nobias",
+         _layer(lambda nn: nn.GRU(3, 4, has_bias=False, batch_first=True)), [SEQ_BF], (0,)),
+    Case("gru_seq_length",
+         _layer(lambda nn: nn.GRU(3, 4), call=lambda net, x, s: net(x, None, s)),
+         [SEQ, LENS], (0,)),
+    Case("gru_pgrad", _pgrad(lambda nn: nn.GRU(3, 4, 2)), [SEQ]),
+    Case("rnncell", _layer(lambda nn: nn.RNNCell(3, 4)), [X2, H0], (0, 1)),
+    Case("rnncell_relu_nobias",
+         _layer(lambda nn: nn.RNNCell(3, 4, False, "relu")), [X2, H0], (0, 1)),
+    Case("rnncell_pgrad", _pgrad(lambda nn: nn.RNNCell(3, 4)), [X2, H0]),
+    Case("lstmcell", _layer(lambda nn: nn.LSTMCell(3, 4),
+                            call=lambda net, x, h, c: net(x, (h, c))),
+         [X2, H0, H0 * 2], (0, 1, 2)),
+    Case("lstmcell_pgrad", _pgrad(lambda nn: nn.LSTMCell(3, 4),
+                                  call=lambda net, x, h, c: net(x, (h, c))), [X2, H0, H0 * 2]),
+    Case("grucell", _layer(lambda nn: nn.GRUCell(3, 4)), [X2, H0], (0, 1)),
+    Case("grucell_nobias_pgrad", _pgrad(lambda nn: nn.GRUCell(3, 4, False)), [X2, H0]),
+    # bad input: MindSpore's error types
+    Case("rnn_err_dropout", lambda ms, ops: ms.nn.RNN(3, 4, dropout=1.0), []),
+    Case("lstm_err_hx_not_tuple", _layer(lambda nn: nn.LSTM(3, 4),
+                                         call=lambda net, x, h: net(x, h)), [SEQ, H0[None]]),
+    Case("gru_err_seq_length_size", _layer(lambda nn: nn.GRU(3, 4),
+                                           call=lambda net, x, s: net(x, None, s)),
+         [SEQ, np.array([1, 2, 3], np.int32)]),
+    Case("rnncell_err_nonlinearity", lambda ms, ops: ms.nn.RNNCell(3, 4, nonlinearity="gelu"),
+         []),
+]
