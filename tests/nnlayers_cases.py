@@ -127,3 +127,77 @@ CASES: list[Case] = [
     Case("rnncell_err_nonlinearity", lambda ms, ops: ms.nn.RNNCell(3, 4, nonlinearity="gelu"),
          []),
 ]
+
+Q = _r(311, (3, 2, 8))          # (L, N, E)
+KV = _r(312, (4, 2, 8))         # (S, N, E)
+K6 = _r(313, (4, 2, 6))
+V5 = _r(314, (4, 2, 5))
+Q_BF = _r(315, (2, 3, 8))
+AMASK = np.array([[False, True, False, False], [False, False, True, True],
+                  [True, False, False, False]])
+KPM = np.array([[False, False, False, True], [False, True, False, False]])
+FMASK = _r(316, (4, 3, 4), lo=-1, hi=0)   # (N * heads, L, S)
+SRC_MASK = np.triu(np.ones((3, 3), bool), 1)
+SRC_KPM = np.array([[False, False, True], [False, False, False]])
+TGT = _r(317, (2, 2, 8))
+
+
+def _mha(**kw):
+    return lambda nn: nn.MultiheadAttention(8, 2, **kw)
+
+
+CASES += [
+    # --- attention and Transformer layers ----------------------------------------------------
+    Case("mha_self", _layer(_mha(), call=lambda net, q: net(q, q, q)), [Q], (0,)),
+    Case("mha_cross", _layer(_mha()), [Q, KV, KV], (0, 1, 2)),
+    Case("mha_kdim_vdim", _layer(_mha(kdim=6, vdim=5)), [Q, K6, V5], (0, 1, 2)),
+    Case("mha_batch_first", _layer(_mha(batch_first=True), call=lambda net, q: net(q, q, q)),
+         [Q_BF], (0,)),
+    Case("mha_bool_masks",
+         _layer(_mha(), call=lambda net, q, kv, a, k: net(q, kv, kv, key_padding_mask=k,
+                                                          attn_mask=a)),
+         [Q, KV, AMASK, KPM], (0, 1)),
+    Case("mha_float_mask_per_head",
+         _layer(_mha(), call=lambda net, q, kv, a: net(q, kv, kv, attn_mask=a,
+                                                       average_attn_weights=False)),
+         [Q, KV, FMASK], (0, 1)),
+    Case("mha_bias_kv_zero_attn",
+         _layer(_mha(add_bias_kv=True, add_zero_attn=True),
+                call=lambda net, q, kv, k: net(q, kv, kv, key_padding_mask=k)),
+         [Q, KV, KPM], (0, 1)),
+    Case("mha_no_bias_no_weights",
+         _layer(_mha(has_bias=False), call=lambda net, q: net(q, q, q, need_weights=False)),
+         [Q], (0,)),
+    Case("mha_unbatched", _layer(_mha(), call=lambda net, q, kv: net(q, kv, kv)),
+         [Q[:, 0], KV[:, 0]], (0, 1)),
+    Case("mha_pgrad", _pgrad(_mha(add_bias_kv=True)), [Q, KV, KV]),
+    Case("mha_err_heads", lambda ms, ops: ms.nn.MultiheadAttention(8, 3), []),
+    Case("encoder_layer", _layer(lambda nn: nn.TransformerEncoderLayer(8, 2, 16)), [Q], (0,)),
+    Case("encoder_layer_gelu_norm_first_masks",
+         _layer(lambda nn: nn.TransformerEncoderLayer(8, 2, 16, activation="gelu",
+                                                      norm_first=True, batch_first=True),
+                call=lambda net, x, m, k: net(x, m, k)), [Q_BF, SRC_MASK, SRC_KPM], (0,)),
+    Case("encoder_layer_pgrad", _pgrad(lambda nn: nn.TransformerEncoderLayer(8, 2, 16)), [Q]),
+    Case("encoder_layer_err_activation_cell",
+         lambda ms, ops: ms.nn.TransformerEncoderLayer(8, 2, 16, activation=ms.nn.ReLU()), []),
+    Case("decoder_layer",
+         _layer(lambda nn: nn.TransformerDecoderLayer(8, 2, 16),
+                call=lambda net, t, m, tm: net(t, m, tgt_mask=tm)),
+         [Q, KV, SRC_MASK], (0, 1)),
+    Case("decoder_layer_norm_first_pgrad",
+         _pgrad(lambda nn: nn.TransformerDecoderLayer(8, 2, 16, norm_first=True)), [Q, KV]),
+    Case("encoder_2_layers_norm",
+         _layer(lambda nn: nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 2,
+                                                 nn.LayerNorm((8,))),
+                call=lambda net, x, k: net(x, src_key_padding_mask=k)), [Q, SRC_KPM], (0,)),
+    Case("decoder_2_layers",
+         _layer(lambda nn: nn.TransformerDecoder(nn.TransformerDecoderLayer(8, 2, 16), 2),
+                call=lambda net, t, m, k: net(t, m, memory_key_padding_mask=k)),
+         [Q, KV, KPM], (0, 1)),
+    Case("transformer",
+         _layer(lambda nn: nn.Transformer(8, 2, 1, 1, 16),
+                call=lambda net, s, t: net(s, t)), [Q, TGT], (0, 1)),
+    Case("transformer_batch_first_pgrad",
+         _pgrad(lambda nn: nn.Transformer(8, 2, 1, 1, 16, batch_first=True)),
+         [Q_BF, Q_BF[:, :2]]),
+]

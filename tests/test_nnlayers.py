@@ -143,3 +143,49 @@ def test_dropout_between_layers_only_in_training() -> None:
     net.set_train(True)
     c, d = net(x)[0].asnumpy(), net(x)[0].asnumpy()
     assert not np.allclose(c, d) and not np.allclose(a, c)
+
+
+def test_attention_parameters_and_print() -> None:
+    mha = nn.MultiheadAttention(8, 2, kdim=6, vdim=5, add_bias_kv=True)
+    assert _names(mha) == [("q_proj_weight", "q_proj_weight", (8, 8)),
+                           ("k_proj_weight", "k_proj_weight", (8, 6)),
+                           ("v_proj_weight", "v_proj_weight", (8, 5)),
+                           ("in_proj_bias", "in_proj_bias", (24,)),
+                           ("bias_k", "bias_k", (1, 1, 8)), ("bias_v", "bias_v", (1, 1, 8)),
+                           ("out_proj.weight", "out_proj.weight", (8, 8)),
+                           ("out_proj.bias", "out_proj.bias", (8,))]
+    assert not nn.MultiheadAttention(8, 2).in_proj_bias.asnumpy().any()
+    enc = nn.TransformerEncoder(nn.TransformerEncoderLayer(8, 2, 16), 2)
+    names = [p.name for p in enc.get_parameters()]
+    assert names[0] == "layers.0.self_attn.in_proj_weight" and len(names) == 2 * 12
+    assert "layers.1.norm2.beta" in names
+    layer = repr(nn.TransformerEncoderLayer(8, 2, 16)).splitlines()
+    assert [line.split(")")[0].strip() for line in layer if line.startswith("  (")] == [
+        "(self_attn", "(dense1", "(dropout", "(dense2", "(norm1", "(norm2", "(dropout1",
+        "(dropout2"]
+    assert repr(mha.out_proj) == "Dense(input_channels=8, output_channels=8, has_bias=True)"
+
+
+def test_transformer_redraws_matrices_xavier_uniform() -> None:
+    ms.set_seed(5)
+    net = nn.Transformer(16, 2, 1, 1, 32)
+    w = net.encoder.layers[0].dense1.weight.asnumpy()
+    bound = np.sqrt(6 / (16 + 32))
+    assert np.abs(w).max() <= bound and np.abs(w).max() > 0.9 * bound
+    assert net.encoder.layers[0].norm1.gamma.asnumpy().tolist() == [1.0] * 16
+
+
+def test_attention_graph_mode_and_derivatives() -> None:
+    ms.set_seed(6)
+    net = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+    x, m = Tensor(NC.Q), Tensor(NC.SRC_MASK)
+    eager = net(x, m).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        compiled = net(x, m).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(eager, compiled, rtol=1e-5, atol=1e-6)
+    mha = nn.MultiheadAttention(4, 2, dtype=ms.float64)
+    check_grads(lambda q, kv: mha(q, kv, kv)[0], [Tensor(_f64(7, 3, 2, 4)),
+                                                  Tensor(_f64(8, 5, 2, 4))], order=1)

@@ -18,3 +18,7 @@ __all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish
 from . import rnns as _rnns  # noqa: E402
 from .rnns import *  # noqa: E402,F401,F403
 __all__ += _rnns.__all__
+# attention and Transformer layers
+from . import transformer as _transformer  # noqa: E402
+from .transformer import *  # noqa: E402,F401,F403
+__all__ += _transformer.__all__
