@@ -201,3 +201,60 @@ CASES += [
          _pgrad(lambda nn: nn.Transformer(8, 2, 1, 1, 16, batch_first=True)),
          [Q_BF, Q_BF[:, :2]]),
 ]
+
+L8 = _r(321, (2, 3, 8))
+L9 = _r(322, (2, 4, 9))
+IMG5 = _r(323, (1, 3, 5, 5))
+IMG54 = _r(324, (1, 4, 5, 4))
+W1 = _r(325, (4, 3, 3))
+
+CASES += [
+    # --- convolutions ----------------------------------------------------------------------------
+    Case("conv1d_same", _layer(lambda nn: nn.Conv1d(3, 4, 3)), [L8], (0,)),
+    Case("conv1d_pad_stride_dilation_group_bias",
+         _layer(lambda nn: nn.Conv1d(4, 6, 3, stride=2, pad_mode="pad", padding=2, dilation=2,
+                                     group=2, has_bias=True)), [L9], (0,)),
+    Case("conv1d_valid", _layer(lambda nn: nn.Conv1d(3, 4, 4, stride=3, pad_mode="valid")),
+         [_r(326, (2, 3, 10))], (0,)),
+    Case("conv1d_pgrad", _pgrad(lambda nn: nn.Conv1d(4, 6, 3, stride=2, group=2,
+                                                     has_bias=True)), [L9]),
+    Case("conv1d_err_padding_same",
+         lambda ms, ops: ms.nn.Conv1d(3, 4, 3, padding=1)(ms.Tensor(L8)), []),
+    Case("conv2d_transpose_same", _layer(lambda nn: nn.Conv2dTranspose(3, 4, 3)), [IMG5], (0,)),
+    Case("conv2d_transpose_stride_group_bias",
+         _layer(lambda nn: nn.Conv2dTranspose(4, 6, 3, stride=2, group=2, has_bias=True)),
+         [IMG54], (0,)),
+    Case("conv2d_transpose_valid_dilation",
+         _layer(lambda nn: nn.Conv2dTranspose(3, 4, (2, 3), stride=(3, 1), pad_mode="valid",
+                                              dilation=(1, 2))), [IMG5], (0,)),
+    Case("conv2d_transpose_pad_output_padding",
+         _layer(lambda nn: nn.Conv2dTranspose(3, 4, 3, stride=2, pad_mode="pad",
+                                              padding=(1, 0, 2, 1), output_padding=1,
+                                              has_bias=True)), [IMG5], (0,)),
+    Case("conv2d_transpose_pgrad",
+         _pgrad(lambda nn: nn.Conv2dTranspose(4, 6, 3, stride=2, group=2, has_bias=True)),
+         [IMG54]),
+    Case("conv2d_transpose_err_output_padding",
+         lambda ms, ops: ms.nn.Conv2dTranspose(3, 4, 3, output_padding=1)(ms.Tensor(IMG5)), []),
+    Case("conv1d_transpose_same", _layer(lambda nn: nn.Conv1dTranspose(3, 4, 3, stride=2)),
+         [_r(327, (2, 3, 6))], (0,)),
+    Case("conv1d_transpose_pad_group_bias",
+         _layer(lambda nn: nn.Conv1dTranspose(4, 2, 3, stride=3, pad_mode="pad", padding=1,
+                                              group=2, has_bias=True)),
+         [_r(328, (2, 4, 6))], (0,)),
+    Case("conv1d_transpose_valid", _layer(lambda nn: nn.Conv1dTranspose(3, 2, 2, stride=3,
+                                                                        pad_mode="valid")),
+         [_r(329, (2, 3, 6))], (0,)),
+    Case("conv1d_transpose_pgrad", _pgrad(lambda nn: nn.Conv1dTranspose(3, 4, 3, stride=2,
+                                                                        has_bias=True)),
+         [_r(327, (2, 3, 6))]),
+    Case("ops_conv1d", lambda ms, ops, x, w: ops.conv1d(x, w), [L8, W1], (0, 1)),
+    Case("ops_conv1d_pad_bias",
+         lambda ms, ops, x, w, b: ops.conv1d(x, w, b, stride=2, pad_mode="pad", padding=(1,),
+                                             dilation=2), [L8, W1, _r(330, (4,))], (0, 1, 2)),
+    Case("ops_conv1d_same_groups",
+         lambda ms, ops, x, w: ops.conv1d(x, w, pad_mode="same", stride=3, groups=2),
+         [L9, _r(331, (4, 2, 2))], (0, 1)),
+    Case("ops_conv1d_err_padding_pair",
+         lambda ms, ops, x, w: ops.conv1d(x, w, pad_mode="pad", padding=(1, 2)), [L8, W1]),
+]

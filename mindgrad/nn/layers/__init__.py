@@ -22,3 +22,6 @@ __all__ += _rnns.__all__
 from . import transformer as _transformer  # noqa: E402
 from .transformer import *  # noqa: E402,F401,F403
 __all__ += _transformer.__all__
+# 1-D and transposed convolutions
+from .conv import Conv1d, Conv1dTranspose, Conv2dTranspose  # noqa: E402,F401
+__all__ += ["Conv1d", "Conv1dTranspose", "Conv2dTranspose"]
