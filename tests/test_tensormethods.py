@@ -160,16 +160,25 @@ def test_inplace_in_graph_mode_and_vmap() -> None:
         np.testing.assert_allclose(a.asnumpy(), b.asnumpy())
 
 
-def test_inplace_on_a_constant_under_grad_is_refused() -> None:
+def test_inplace_on_a_constant_follows_grad_and_is_refused_by_vmap() -> None:
     c = Tensor(np.zeros(3))
 
     def f(x):
-        c.add_(x)  # a constant cannot start carrying the traced value
-        return c.sum()
+        c.add_(x, alpha=2)  # the constant follows the traced value while grad runs
+        return (c * c).sum()
 
-    with pytest.raises(TypeError, match="traces"):
-        ms.grad(f)(Tensor(np.ones(3)))
-    np.testing.assert_array_equal(c.asnumpy(), np.zeros(3))
+    g = ms.grad(f)(Tensor(np.ones(3)))
+    np.testing.assert_array_equal(g.asnumpy(), [8.0, 8.0, 8.0])
+    np.testing.assert_array_equal(c.asnumpy(), [2.0, 2.0, 2.0])
+    d = Tensor(np.zeros(3))
+
+    def h(x):
+        d.add_(x)  # one value for all examples cannot take a per-example value
+        return d
+
+    with pytest.raises(TypeError, match="vmap"):
+        ops.vmap(h)(Tensor(np.ones((2, 3))))
+    np.testing.assert_array_equal(d.asnumpy(), np.zeros(3))
 
 
 def test_inplace_on_a_parameter() -> None:
