@@ -29,6 +29,10 @@ ERRORS = {"ValueError": (ValueError,), "TypeError": (TypeError,), "IndexError": 
           "RuntimeError": (ValueError, TypeError, IndexError),
           "NotImplementedError": (ValueError,)}
 
+# Gradients where MindSpore 2.10 gives none and mindgrad the exact one (checked numerically
+# below): case -> {gradient index: why}
+MINDSPORE_WRONG = {"set_": {0: "set_ has no gradient in MindSpore: zero for the source"}}
+
 
 def test_fixture_covers_every_case() -> None:
     assert set(RECORDS) == set(CASES)
@@ -64,7 +68,11 @@ def test_against_mindspore(name: str) -> None:
     w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
     g = ms.grad(_loss(case, w), grad_position=tuple(case.grad))(*ts)
     g = g if isinstance(g, (tuple, list)) else (g,)
+    wrong = MINDSPORE_WRONG.get(name, {})
     for k, (t, r) in enumerate(zip(g, rec["grads"])):
+        if k in wrong:  # the difference is still there (else this note is stale)
+            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
+            continue
         _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
 
 
@@ -204,6 +212,10 @@ def test_derivatives_of_compositions() -> None:
         (lambda a: a.take(Tensor(np.array([[0, 11], [5, 5]]))), [x]),
         (lambda a, b: Tensor(np.array([[0, 1, 1, 0]] * 3)).choose((a, b)), [x, y]),
         (lambda a: a.mH * a.H, [Tensor(_f64(9, 3, 3))]),
+        (lambda a, b: (lambda c: c.set_(b * 2) + c)(a * 1), [x, y]),
+        (lambda a, b: (a * 1).set_(b, 1, (2, 3), (1, 4)), [x, y]),
+        (lambda a, b: a.index_put((Tensor(np.array([0, 2, 2])),), b[0], True) * a, [x, y]),
+        (lambda a: a.inv(), [x]),
     ]:
         check_grads(f, args, order=2)
 
@@ -278,6 +290,20 @@ def test_random_methods_follow_the_seed() -> None:
     np.testing.assert_array_equal(b.asnumpy(), x.log_normal(0.0, 0.25).asnumpy())
     assert abs(np.median(a.asnumpy()) - 1.0) < 0.2
     assert (b.asnumpy() > 0).all() and abs(np.median(np.log(b.asnumpy()))) < 0.1
+
+
+def test_set_views_and_empties() -> None:
+    src = Tensor(np.arange(12, dtype=np.float32))
+    x = Tensor(np.zeros(2, np.float32))
+    assert x.set_(src, 2, (2, 3), (4, 1)) is x
+    np.testing.assert_array_equal(x.asnumpy(), [[2, 3, 4], [6, 7, 8]])
+    x.set_(src, 0, (3,))
+    np.testing.assert_array_equal(x.asnumpy(), [0, 1, 2])
+    x.set_()
+    assert x.shape == (0,) and x.dtype == ms.float32
+    with pytest.raises(ValueError, match="set_.*outside"):
+        x.set_(src, 10, (4,))
+    assert x.shape == (0,)
 
 
 def test_choose_keeps_fractional_choices() -> None:

@@ -178,6 +178,11 @@ class Parameter(Tensor):
     def assign_value(self, value: Any) -> "Parameter":
         return self.set_data(value)
 
+    def init_data(self, layout: Any = None, set_sliced: bool = False) -> "Parameter":
+        """The Parameter itself: its value is made when it is created (no delayed
+        initialization to run)."""
+        return self
+
     def clone(self, init: Any = "same") -> "Parameter":
         """A new Parameter of the same name, shape and dtype: a copy of the value with
         ``init='same'``, else initialized by ``init`` (an initializer, its name, a number)."""

@@ -131,6 +131,14 @@ def set_init_flag(self, flag: bool) -> None:
     self.__dict__["_init_flag"] = bool(flag)
 
 
+def init_data(self, slice_index: Any = None, shape: Any = None,
+              opt_shard_group: Any = None) -> Tensor:
+    """The value of a tensor created with a delayed initializer; a plain tensor has none
+    (MindSpore raises the same TypeError)."""
+    raise TypeError("For 'Tensor.init_data', the tensor has no initializer ('Tensor.init' "
+                    "is None): its value is already there.")
+
+
 def hooks(self) -> list:
     """The gradient hooks registered on this tensor (a plain tensor records none here)."""
     return []
@@ -160,7 +168,7 @@ METHODS = {
     "init_finished": property(lambda self: True), "is_meta": property(_false),
     "virtual_flag": property(_false), "symbolic_shape": property(lambda self: None),
     "param_info": property(lambda self: None), "delta_seed": 0,
-    "hooks": hooks, "is_pinned": _false, "is_shared": _false,
+    "init_data": init_data, "hooks": hooks, "is_pinned": _false, "is_shared": _false,
     "flush_from_cache": _nothing, "data_sync": _nothing, "wait_pipeline": _nothing,
     "set_cast_dtype": _nothing, "requires_grad_": _nothing,
 }

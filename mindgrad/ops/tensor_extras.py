@@ -13,6 +13,7 @@ from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from . import families
 from . import functional as F
+from . import math_functions as MF
 from . import random_ops as R
 from . import sorting as SO
 
@@ -264,10 +265,66 @@ def itemset(self, *args: Any) -> Tensor:
     return out
 
 
-def top_k(self, k: int, sorted: bool = True) -> tuple:
-    """``(values, Int32 indices)`` of the ``k`` largest elements along the last axis."""
-    values, index = SO.topk(self, k, None, True, sorted)
-    return values, F.cast(index, mstype.int32)
+def _index_positions(self: Tensor, indices: Any, op: str) -> Tensor:
+    """The Int64 positions ``(n, k)`` that ``k`` 1-D integer index tensors (broadcast
+    together) name in this tensor's first ``k`` axes, negative ones counted from the end."""
+    if not isinstance(indices, (tuple, list)) or not indices:
+        raise TypeError(f"For 'Tensor.{op}', 'indices' must be a non-empty tuple or list of "
+                        f"Tensors, but got {type(indices).__name__}.")
+    if len(indices) > self.ndim:
+        raise ValueError(f"For 'Tensor.{op}', {len(indices)} index tensors are too many for "
+                         f"a tensor of shape {list(self.shape)}.")
+    arrays = []
+    for k, t in enumerate(indices):
+        if not isinstance(t, Tensor) or t.dtype not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For 'Tensor.{op}', indices[{k}] must be an Int32 or Int64 "
+                            f"Tensor, but got {getattr(t, 'dtype', type(t).__name__)}.")
+        if t.ndim != 1:
+            raise ValueError(f"For 'Tensor.{op}', indices[{k}] must be 1-D, but got shape "
+                             f"{list(t.shape)}.")
+        a = np.asarray(t.asnumpy(), np.int64)
+        n = self.shape[k]
+        if a.size and (a.min() < -n or a.max() >= n):
+            raise IndexError(f"For 'Tensor.{op}', indices[{k}] has values outside "
+                             f"[{-n}, {n}) for axis {k} of shape {list(self.shape)}.")
+        arrays.append(np.mod(a, n) if n else a)
+    try:
+        arrays = np.broadcast_arrays(*arrays)
+    except ValueError:
+        raise ValueError(f"For 'Tensor.{op}', the index tensors of shapes "
+                         f"{[list(t.shape) for t in indices]} do not broadcast "
+                         f"together.") from None
+    return Tensor(np.stack(arrays, -1))
+
+
+def index_put(self, indices: Any, values: Any, accumulate: bool = False) -> Tensor:
+    """A copy with the elements that the 1-D index tensors ``indices`` name (one per leading
+    axis, broadcast together) set to ``values`` (a 1-D tensor of this dtype, broadcast), or
+    increased by them when ``accumulate`` (repeated positions then add up). Differentiable
+    in this tensor and in ``values``."""
+    values = _tensor(values, "index_put", "values")
+    if values.ndim != 1:
+        raise ValueError(f"For 'Tensor.index_put', 'values' must be 1-D, but got shape "
+                         f"{list(values.shape)}.")
+    if values.dtype != self.dtype:
+        raise TypeError(f"For 'Tensor.index_put', 'values' must have the tensor's dtype "
+                        f"{self.dtype}, but got {values.dtype}.")
+    pos = _index_positions(self, indices, "index_put")
+    target = tuple(pos.shape[:-1]) + tuple(self.shape[pos.shape[-1]:])
+    try:
+        v = F.broadcast_to(values, target)
+    except ValueError:
+        raise ValueError(f"For 'Tensor.index_put', 'values' of shape {list(values.shape)} "
+                         f"can not be broadcast to the indexed shape {list(target)}.") from None
+    scatter = F.tensor_scatter_add if accumulate else F.tensor_scatter_update
+    return scatter(self, pos, v)
+
+
+def inv(self) -> Tensor:
+    """``1 / self`` elementwise (for integers, the quotient truncated toward zero)."""
+    if self._data.dtype.kind in "iu":
+        return F.cast(MF.trunc(F.div(1.0, F.cast(self, mstype.float64))), self.dtype)
+    return F.reciprocal(self)
 
 
 def _check_matrix(self: Tensor, op: str, exact: bool) -> None:
@@ -306,7 +363,7 @@ METHODS = {"argmax_with_value": argmax_with_value, "argmin_with_value": argmin_w
            "masked_scatter": masked_scatter, "sum_to_size": sum_to_size, "cauchy": cauchy,
            "log_normal": log_normal, "allclose": allclose, "take": take, "select": select,
            "where": where, "type": type_, "new_empty": new_empty, "resize": resize,
-           "itemset": itemset, "top_k": top_k, "contiguous": contiguous,
+           "itemset": itemset, "contiguous": contiguous, "index_put": index_put, "inv": inv,
            "H": property(_H), "mH": property(_mH)}
 
 __all__: list = []

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from ..core.tensor import Tensor
 from ..prims import structural as S
 from . import functional as F
@@ -131,10 +133,41 @@ def assign_value(self, value: Any) -> Tensor:
     return _update(self, _copy_of(self, value, "assign_value"), "assign_value")
 
 
+def set_(self, source: Any = None, storage_offset: int = 0, size: Any = None,
+         stride: Any = None) -> Tensor:
+    """Make this tensor hold ``source``'s elements (its shape and dtype too); returns it.
+    With ``size`` (and ``stride``, row-major by default) it holds the view of ``source``'s
+    row-major elements starting at ``storage_offset``; with no source, an empty tensor.
+    Differentiable in ``source``."""
+    if source is None:
+        self._become(Tensor(np.zeros((0,), self._data.dtype)))
+        return self
+    source = _tensor(source, "set_", "source")
+    if size is None and stride is None and storage_offset == 0:
+        self._become(S.reshape(source, shape=tuple(source.shape)))
+        return self
+    size = tuple(source.shape) if size is None else tuple(size)
+    if stride is None:
+        stride = tuple(int(np.prod(size[i + 1:])) for i in range(len(size)))
+    if len(stride) != len(size):
+        raise ValueError(f"For 'Tensor.set_', 'size' {list(size)} and 'stride' "
+                         f"{list(stride)} must have the same length.")
+    flat_index = np.full(size, int(storage_offset), np.int64)
+    for axis, (n, step) in enumerate(zip(size, stride)):
+        flat_index = flat_index + (np.arange(n) * step).reshape(
+            (-1,) + (1,) * (len(size) - axis - 1))
+    if flat_index.size and (flat_index.min() < 0 or flat_index.max() >= source.size):
+        raise ValueError(f"For 'Tensor.set_', the view (offset {storage_offset}, size "
+                         f"{list(size)}, stride {list(stride)}) reaches outside the "
+                         f"{source.size} elements of 'source'.")
+    self._become(F.gather(F.reshape(source, (-1,)), Tensor(flat_index), 0))
+    return self
+
+
 # name -> method, put on Tensor by ``tensor_methods.install`` (Parameter keeps its own
 # ``assign_value``, which is ``set_data``)
 METHODS = {"add_": add_, "sub_": sub_, "mul_": mul_, "div_": div_, "div": div,
            "floor_divide_": floor_divide_, "remainder_": remainder_, "exp_": exp_,
-           "copy_": copy_, "assign_value": assign_value}
+           "copy_": copy_, "assign_value": assign_value, "set_": set_}
 
 __all__: list = []
