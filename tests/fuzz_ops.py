@@ -315,6 +315,9 @@ def _tensors(rng):
 for _name in ("concat", "cat"):
     spec(_name, _tensors, lambda ts, a=0: np.concatenate(ts, a), names=("concat",))
 spec("stack", _tensors, lambda ts, a=0: np.stack(ts, a))
+spec("addn", lambda rng: [("tensors", None, [_arr(rng, (2, 3), np.float32)
+                                             for _ in range(int(rng.integers(1, 4)))])],
+     lambda ts: np.sum(np.stack(ts), 0), names=("AddN",))
 spec("unstack", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="")
 spec("split", lambda rng: [("tensor", None, _arr(rng, (6, 2))), ("int", None, 2)],
      lambda x, n: np.split(x, range(n, x.shape[0], n)), out="")
@@ -441,6 +444,8 @@ spec("svd", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float64)), ("bool
 # convolution and pooling
 spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)),
                             ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], out="float")
+spec("conv1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 3), np.float32))], out="float")
 spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
@@ -488,6 +493,7 @@ for _c, _f in [("Sin", "sin"), ("Exp", "exp"), ("Log", "log"), ("Sqrt", "sqrt"),
     _cls(_c, _f)
 _cls("Concat", "concat")
 _cls("Stack", "stack")
+_cls("AddN", "addn")
 _cls("ReduceSum", "reduce_sum", (False,), drop=1)
 _cls("ReduceMean", "reduce_mean", (False,), drop=1)
 _cls("ReduceMax", "reduce_max", (False,), drop=1)
