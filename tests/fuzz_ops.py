@@ -1374,3 +1374,7 @@ def _compare(spec_: Spec, case: Case, have: np.ndarray, want: np.ndarray) -> Non
 
 def public_ops_covered() -> set:
     return {s.name for s in SPECS}
+
+
+# the array-manipulation, scatter, statistics and random operators' table
+import fuzz_arrayops  # noqa: E402,F401
