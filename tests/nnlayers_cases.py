@@ -371,3 +371,63 @@ CASES += [
     Case("reduce_logsumexp_keep", _cell(lambda nn: nn.ReduceLogSumExp((0, 2), True)), [P34],
          (0,)),
 ]
+
+VOL5 = _r(361, (1, 4, 5, 6, 7))
+W3D = _r(362, (6, 4, 3, 2, 3))
+W3T = _r(363, (4, 3, 3, 2, 3))
+
+CASES += [
+    # --- 3-D convolution and pooling ----------------------------------------------------------
+    Case("conv3d_same", _cell(lambda nn: nn.Conv3d(4, 6, 3)), [VOL5], (0,)),
+    Case("conv3d_pad_group_bias",
+         _cell(lambda nn: nn.Conv3d(4, 6, (3, 2, 3), stride=2, pad_mode="pad",
+                                    padding=(1, 0, 1, 0, 0, 1), group=2, has_bias=True)),
+         [VOL5], (0,)),
+    Case("conv3d_valid_dilation", _cell(lambda nn: nn.Conv3d(4, 2, 2, pad_mode="valid",
+                                                             dilation=(1, 2, 1))), [VOL5], (0,)),
+    Case("conv3d_pgrad", _pgrad(lambda nn: nn.Conv3d(4, 6, 3, stride=2, group=2,
+                                                     has_bias=True)), [VOL5]),
+    Case("conv3d_transpose_same", _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3)), [VOL5], (0,)),
+    Case("conv3d_transpose_pad_bias",
+         _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3, stride=2, pad_mode="pad",
+                                             padding=(1, 0, 1, 0, 0, 1), has_bias=True)),
+         [VOL5], (0,)),
+    Case("conv3d_transpose_valid_dilation",
+         _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3, pad_mode="valid", stride=(2, 1, 3),
+                                             dilation=(1, 2, 1))), [VOL5], (0,)),
+    Case("conv3d_transpose_group_output_padding",
+         _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3, pad_mode="pad", padding=1, stride=2,
+                                             group=2, output_padding=1)), [VOL5], (0,)),
+    Case("conv3d_transpose_pgrad",
+         _pgrad(lambda nn: nn.Conv3dTranspose(4, 6, 3, stride=2, group=2, has_bias=True)),
+         [VOL5]),
+    Case("ops_conv3d", lambda ms, ops, x, w: ops.conv3d(x, w, pad_mode="pad", padding=(1, 2, 0)),
+         [VOL5, W3D], (0, 1)),
+    Case("ops_conv3d_same_stride",
+         lambda ms, ops, x, w: ops.conv3d(x, w, pad_mode="same", stride=2), [VOL5, W3D],
+         (0, 1)),
+    Case("ops_conv3d_transpose", lambda ms, ops, x, w: ops.conv3d_transpose(x, w),
+         [VOL5, W3T], (0, 1)),
+    Case("ops_conv3d_transpose_same", lambda ms, ops, x, w: ops.conv3d_transpose(
+        x, w, pad_mode="same", stride=2), [VOL5, W3T], (0, 1)),
+    Case("ops_conv3d_err_padding6", lambda ms, ops, x, w: ops.conv3d(
+        x, w, pad_mode="pad", padding=(1, 2, 0, 1, 1, 0)), [VOL5, W3D]),
+    Case("maxpool3d", _cell(lambda nn: nn.MaxPool3d(2)), [VOL5], (0,)),
+    Case("maxpool3d_same", _cell(lambda nn: nn.MaxPool3d(3, 2, "same")), [VOL5], (0,)),
+    Case("maxpool3d_pad_dilation", _cell(lambda nn: nn.MaxPool3d(3, 2, "pad", 1, 2)), [VOL5],
+         (0,)),
+    Case("maxpool3d_ceil_indices",
+         _cell(lambda nn: nn.MaxPool3d(3, 2, "pad", 1, ceil_mode=True, return_indices=True)),
+         [VOL5], (0,)),
+    Case("maxpool3d_unbatched", _cell(lambda nn: nn.MaxPool3d(2, 2)), [VOL5[0]], (0,)),
+    Case("ops_max_pool3d", lambda ms, ops, x: ops.max_pool3d(x, 3, 2, 1, 1, True), [VOL5], (0,)),
+    Case("avgpool3d", _cell(lambda nn: nn.AvgPool3d(2)), [VOL5], (0,)),
+    Case("avgpool3d_same", _cell(lambda nn: nn.AvgPool3d(3, 2, "same")), [VOL5], (0,)),
+    Case("avgpool3d_pad_ceil_exclude",
+         _cell(lambda nn: nn.AvgPool3d(3, 2, "pad", 1, True, False)), [VOL5], (0,)),
+    Case("avgpool3d_divisor", _cell(lambda nn: nn.AvgPool3d((2, 3, 2), (1, 2, 2), "pad",
+                                                            divisor_override=5)), [VOL5], (0,)),
+    Case("ops_avg_pool3d_ceil_include",
+         lambda ms, ops, x: ops.avg_pool3d(x, 3, 2, 1, True, True), [VOL5], (0,)),
+    Case("maxpool3d_err_dilation_valid", lambda ms, ops: ms.nn.MaxPool3d(2, dilation=2), []),
+]
