@@ -68,3 +68,12 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *spatial_functions.__all__,
                   *statistics_functions.__all__})
 names.each_row(_publish)
+
+# 1-D, adaptive and power-average pooling, pixel shuffling
+from . import pooling_functions  # noqa: E402
+from .pooling_functions import *  # noqa: E402,F401,F403
+__all__ = sorted({*__all__, *pooling_functions.__all__})
+# 3-D convolution and pooling
+from . import volume_functions  # noqa: E402
+from .volume_functions import *  # noqa: E402,F401,F403
+__all__ = sorted({*__all__, *volume_functions.__all__})
