@@ -35,7 +35,8 @@ import importlib  # noqa: E402
 # suite name -> (case module under tests/, fixture file under tests/fixtures/)
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "numpy": ("msnumpy_cases", "msnumpy.json"),
-          "mint": ("mint_cases", "mint.json")}
+          "mint": ("mint_cases", "mint.json"),
+          "nnmisc": ("nnmisc_cases", "nnmisc.json")}
 
 
 def _suite(name: str) -> tuple:

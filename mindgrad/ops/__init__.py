@@ -20,6 +20,9 @@ from .linalg_functions import *  # noqa: F401,F403
 from .nn_functions import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
+from . import layer_functions, loss_functions  # noqa: F401,E402
+from .layer_functions import *  # noqa: F401,F403,E402
+from .loss_functions import *  # noqa: F401,F403,E402
 from . import families, names, tensor_methods  # noqa: E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
@@ -56,5 +59,6 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
                   *array_functions.__all__, *math_functions.__all__,
-                  *indexing_functions.__all__})
+                  *indexing_functions.__all__,
+                  *layer_functions.__all__, *loss_functions.__all__})
 names.each_row(_publish)
