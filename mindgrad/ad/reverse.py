@@ -34,6 +34,8 @@ class ReverseTracer(Tracer):
 
 class ReverseTrace(Trace):
     __slots__ = ("tape", "count", "paused", "hooks")
+    # a tensor it does not see may take one of its values by assignment (core.following)
+    follows_assignments = True
 
     def __init__(self) -> None:
         self.tape: list = []

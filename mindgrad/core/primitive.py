@@ -22,9 +22,10 @@ import warnings as _warnings
 
 from . import fp_warnings as _fp_warnings
 from . import device as _device
+from . import mutation as _mutation
 from .mutation import before_change, rebind_error
 from .state import (active, enter_graph, graph_tracing, graphs, leave_graph,  # noqa: F401
-                    pop_trace, push_trace, state, tracing)
+                    push_trace, state, tracing)
 from .tensor import Tensor
 
 
@@ -152,7 +153,9 @@ class Tracer(Tensor):
         """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
         the same trace), so this object stays the one the trace and the user hold."""
         if type(new) is not type(self) or new._trace is not self._trace:
-
+            # a value of an inner trace: this tracer follows it (``core.following``)
+            if _mutation.follow is not None and _mutation.follow(self, new):
+                return
             raise rebind_error(self, new)
         before_change(self)
         for name in _slot_names(type(self)):
