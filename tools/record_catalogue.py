@@ -36,7 +36,8 @@ import importlib  # noqa: E402
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "numpy": ("msnumpy_cases", "msnumpy.json"),
           "mint": ("mint_cases", "mint.json"),
-          "nnmisc": ("nnmisc_cases", "nnmisc.json")}
+          "nnmisc": ("nnmisc_cases", "nnmisc.json"),
+          "nnlayers": ("nnlayers_cases", "nnlayers.json")}
 
 
 def _suite(name: str) -> tuple:

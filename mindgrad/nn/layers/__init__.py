@@ -23,3 +23,15 @@ __all__ += ["CELU", "GLU", "FastGelu", "Hardtanh", "HShrink", "LogSigmoid", "PRe
             "SeLU", "Softmax2d", "Softmin", "Softsign", "SoftShrink", "Tanhshrink", "Threshold",
             "LRN", "BatchNorm3d", "GroupNorm", "SyncBatchNorm", "BiDense", "ClipByNorm",
             "Dropout1d", "Dropout2d", "Dropout3d", "L1Regularizer", "TimeDistributed"]
+
+# recurrent layers and cells
+from . import rnns as _rnns  # noqa: E402
+from .rnns import *  # noqa: E402,F401,F403
+__all__ += _rnns.__all__
+# attention and Transformer layers
+from . import transformer as _transformer  # noqa: E402
+from .transformer import *  # noqa: E402,F401,F403
+__all__ += _transformer.__all__
+# 1-D and transposed convolutions
+from .conv import Conv1d, Conv1dTranspose, Conv2dTranspose  # noqa: E402,F401
+__all__ += ["Conv1d", "Conv1dTranspose", "Conv2dTranspose"]
