@@ -755,6 +755,66 @@ spec("threshold", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("float", No
                                ("float", None, 2.0)],
      lambda x, t, v: np.where(x > t, x, v).astype(x.dtype), int_ok=False)
 
+# --- activations, losses and normalisations behind more nn layers ---------------------------
+spec("prelu", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                           ("tensor", None, _pos(rng, (3,), np.float32))],
+     lambda x, w: np.where(x > 0, x, w[:, None] * x), int_ok=False)
+spec("rrelu", lambda rng: [("tensor", None, _pos(rng, (2, 3)))], lambda x: x, int_ok=False,
+     names=("uniform",))
+spec("soft_shrink", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))],
+     lambda x: x - np.clip(x, -0.5, 0.5), int_ok=False, names=("softshrink", "clamp"))
+spec("fast_gelu", lambda rng: [("tensor", None, _arr(rng, _shape(rng), np.float32))],
+     lambda x: x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x))),
+     int_ok=False)
+spec("group_norm", lambda rng: [("tensor", None, _arr(rng, (2, 4, 3), np.float32)),
+                                ("int", None, 2)],
+     lambda x, g: ((x.reshape(2, g, -1) - x.reshape(2, g, -1).mean(2, keepdims=True))
+                   / np.sqrt(x.reshape(2, g, -1).var(2, keepdims=True) + 1e-5)).reshape(x.shape),
+     int_ok=False)
+spec("lrn", lambda rng: [("tensor", None, _arr(rng, (1, 3, 2, 2), np.float32))],
+     int_ok=False, names=("pad", "pow"))
+for _name, _shape_d in (("dropout1d", (2, 3, 4)), ("dropout2d", (2, 3, 2, 2)),
+                        ("dropout3d", (1, 2, 2, 1, 2))):
+    spec(_name, lambda rng, _s=_shape_d: [("tensor", None, _arr(rng, _s)),
+                                          ("float", None, 0.0)],
+         lambda x, p: x, int_ok=False, names=("dropout",))
+spec("clip_by_norm", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                  ("float", None, 1.0)],
+     lambda x, m: x * min(1.0, m / (np.sqrt((x.astype(np.float64) ** 2).sum()) + 1e-6)),
+     int_ok=False, names=("norm",))
+spec("bidense", lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
+                             ("tensor", None, _arr(rng, (4, 2), np.float32)),
+                             ("tensor", None, _arr(rng, (5, 3, 2), np.float32))],
+     lambda a, b, w: np.einsum("ni,oij,nj->no", a, w, b), int_ok=False)
+spec("gaussian_nll_loss", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                       ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                       ("tensor", None, _pos(rng, (2, 3), np.float32))],
+     _wide(lambda x, t, v: np.mean(0.5 * (np.log(np.maximum(v, 1e-6))
+                                          + (x - t) ** 2 / np.maximum(v, 1e-6)))),
+     int_ok=False)
+spec("hinge_embedding_loss", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                          ("tensor", None,
+                                           np.sign(_arr(rng, (2, 3), np.float32)))],
+     _wide(lambda x, y: np.mean(np.where(y > 0, x, 0) + np.where(y < 0, np.maximum(1 - x, 0),
+                                                                  0))), int_ok=False)
+spec("multi_margin_loss", _class_case,
+     lambda x, t: np.mean((np.maximum(1 - x[np.arange(4), t][:, None] + x, 0)
+                           * (np.arange(3)[None] != t[:, None])).sum(1) / 3), int_ok=False)
+spec("multilabel_soft_margin_loss",
+     lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                  ("tensor", None, (_arr(rng, (2, 3), np.float32) > 0).astype(np.float32))],
+     _wide(lambda x, y: np.mean((y * np.logaddexp(0, -x) + (1 - y) * np.logaddexp(0, x))
+                                .mean(-1))), int_ok=False)
+spec("cosine_embedding_loss", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                           ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                           ("tensor", None, np.array([1.0, -1.0], np.float32))],
+     int_ok=False)
+spec("ctc_loss", lambda rng: [("tensor", None, np.log(rng.dirichlet(np.ones(4), size=(5, 2)))
+                               .astype(np.float32)),
+                              ("index", None, np.array([[1, 2], [3, 3]])),
+                              ("index", None, np.array([5, 4])),
+                              ("index", None, np.array([2, 1]))], int_ok=False, out="")
+
 for _name in ("rand", "randn"):
     spec(_name, lambda rng: [("shape", None, (2, 3))], out="")
 spec("standard_normal", lambda rng: [("shape", None, (2, 3))], out="")
