@@ -38,7 +38,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "mint": ("mint_cases", "mint.json"),
           "nnlayers": ("nnlayers_cases", "nnlayers.json"),
           "arrayops": ("arrayops_cases", "arrayops.json"),
-          "nnmisc": ("nnmisc_cases", "nnmisc.json")}
+          "nnmisc": ("nnmisc_cases", "nnmisc.json"),
+          "tensormethods": ("tensormethods_cases", "tensormethods.json")}
 
 
 def _suite(name: str) -> tuple:
