@@ -264,12 +264,6 @@ def itemset(self, *args: Any) -> Tensor:
     return out
 
 
-def top_k(self, k: int, sorted: bool = True) -> tuple:
-    """``(values, Int32 indices)`` of the ``k`` largest elements along the last axis."""
-    values, index = SO.topk(self, k, None, True, sorted)
-    return values, F.cast(index, mstype.int32)
-
-
 def _check_matrix(self: Tensor, op: str, exact: bool) -> None:
     if (self.ndim != 2) if exact else (self.ndim < 2):
         want = "only a 2-D Tensor is supported" if exact else "the rank must be >= 2"
@@ -306,7 +300,7 @@ METHODS = {"argmax_with_value": argmax_with_value, "argmin_with_value": argmin_w
            "masked_scatter": masked_scatter, "sum_to_size": sum_to_size, "cauchy": cauchy,
            "log_normal": log_normal, "allclose": allclose, "take": take, "select": select,
            "where": where, "type": type_, "new_empty": new_empty, "resize": resize,
-           "itemset": itemset, "top_k": top_k, "contiguous": contiguous,
+           "itemset": itemset, "contiguous": contiguous,
            "H": property(_H), "mH": property(_mH)}
 
 __all__: list = []
