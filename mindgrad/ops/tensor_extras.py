@@ -327,6 +327,35 @@ def inv(self) -> Tensor:
     return F.reciprocal(self)
 
 
+def reverse_sequence(self, seq_lengths: Any, seq_dim: int = 0, batch_dim: int = 0) -> Tensor:
+    """``ops.reverse_sequence`` with the method's default ``seq_dim=0``: the first
+    ``seq_lengths[b]`` elements along ``seq_dim`` of each slice ``b`` of ``batch_dim``
+    reversed."""
+    return families.function("reverse_sequence")(self, seq_lengths, seq_dim, batch_dim)
+
+
+def index_add(self, *args: Any, **kwargs: Any) -> Tensor:
+    """``index_add(indices, y, axis, use_lock=True, check_index_bound=True)``: ``y`` added
+    to the slices ``indices`` along ``axis`` (``ops.index_add``); or the other form
+    ``index_add(dim, index, source, *, alpha=1)``: ``alpha * source`` added the same way."""
+    if (args and isinstance(args[0], int) and not isinstance(args[0], bool)) or "dim" in kwargs:
+        names = ("dim", "index", "source")
+        given = dict(zip(names, args))
+        if len(args) > 3 or set(given) & set(kwargs):
+            raise TypeError("For 'Tensor.index_add', give dim, index, source (and alpha as a "
+                            "keyword) once each.")
+        given.update(kwargs)
+        alpha = given.pop("alpha", 1)
+        if set(given) != set(names):
+            raise TypeError(f"For 'Tensor.index_add', the form index_add(dim, index, source, "
+                            f"*, alpha=1) got {sorted(given)}.")
+        source = given["source"]
+        if not (isinstance(alpha, (int, float)) and alpha == 1):
+            source = F.mul(source, alpha)
+        return families.function("index_add")(self, given["index"], source, given["dim"])
+    return families.function("index_add")(self, *args, **kwargs)
+
+
 def _check_matrix(self: Tensor, op: str, exact: bool) -> None:
     if (self.ndim != 2) if exact else (self.ndim < 2):
         want = "only a 2-D Tensor is supported" if exact else "the rank must be >= 2"
@@ -364,6 +393,7 @@ METHODS = {"argmax_with_value": argmax_with_value, "argmin_with_value": argmin_w
            "log_normal": log_normal, "allclose": allclose, "take": take, "select": select,
            "where": where, "type": type_, "new_empty": new_empty, "resize": resize,
            "itemset": itemset, "contiguous": contiguous, "index_put": index_put, "inv": inv,
+           "reverse_sequence": reverse_sequence, "index_add": index_add,
            "H": property(_H), "mH": property(_mH)}
 
 __all__: list = []
