@@ -166,6 +166,12 @@ CASES: list[Case] = [
          (0, 2)),
     Case("index_add_dim_form", lambda ms, ops, x, i, y: x.index_add(1, i, y, alpha=2),
          [A, np.array([2, 0], np.int32), _r(320, (2, 2))], (0, 2)),
+    Case("to_coo", lambda ms, ops, x: (lambda c: (c.indices, c.values, c.to_dense()))(
+        x.to_coo()), [np.array([[0, 1.5, 0], [2, 0, -1]], np.float32)], (0,)),
+    Case("to_csr", lambda ms, ops, x: (lambda c: (c.values, c.indptr, c.indices,
+                                                  c.to_dense()))(x.to_csr()),
+         [np.array([[0, 1.5, 0], [0, 0, 0], [2, 0, -1]], np.float32)], (0,)),
+    Case("to_coo_1d_error", lambda ms, ops, x: x.to_coo(), [ROW]),
     # --- attributes -----------------------------------------------------------------------
     Case("stride", lambda ms, ops, x: ms.Tensor(x.stride()), [D]),
     Case("stride_dim", lambda ms, ops, x: ms.Tensor(x.stride(1)), [D]),

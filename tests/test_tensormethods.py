@@ -306,6 +306,16 @@ def test_set_views_and_empties() -> None:
     assert x.shape == (0,)
 
 
+def test_sparse_conversions_refuse_graph_mode_and_vmap() -> None:
+    x = Tensor(np.array([[0.0, 2.0], [3.0, 0.0]]))
+    g = ms.grad(lambda a: a.to_coo().values.sum() * 2 + a.to_csr().values[0])(x)
+    np.testing.assert_array_equal(g.asnumpy(), [[0.0, 3.0], [2.0, 0.0]])
+    with pytest.raises(ValueError, match="to_coo.*vmap"):
+        ops.vmap(lambda a: a.to_coo().values)(Tensor(np.ones((2, 2, 2))))
+    with pytest.raises(ValueError, match="to_csr.*GRAPH"):
+        ms.jit(lambda a: a.to_csr().values)(x)
+
+
 def test_choose_keeps_fractional_choices() -> None:
     """MindSpore 2.10's ``Tensor.choose`` passes the choices through Int32 (0.75 becomes 0);
     mindgrad keeps their values, as NumPy's ``choose`` does."""
@@ -313,3 +323,23 @@ def test_choose_keeps_fractional_choices() -> None:
     i = np.array([1, 0, 5], np.int32)
     got = Tensor(i).choose((Tensor(a), Tensor(b))).asnumpy()
     np.testing.assert_array_equal(got, np.choose(i, (a, b), mode="clip"))
+
+
+def test_set_copy_index_put_in_graph_mode_vmap_and_grad() -> None:
+    def f(x, y):
+        a = x * 1
+        a.set_(y, 1, (2,), (2,))  # a = y[1::2]
+        b = x * 0
+        b.copy_(a[0])  # y[1] in every element
+        return (a * 2).sum() + b + x.index_put((Tensor(np.array([0, 1])),), y[:1], True).sum()
+
+    x, y = Tensor(np.arange(4.0)), Tensor(np.arange(4.0) + 10)
+    np.testing.assert_array_equal(f(x, y).asnumpy(), [85.0] * 4)
+    np.testing.assert_array_equal(ms.jit(f)(x, y).asnumpy(), [85.0] * 4)
+    xs = Tensor(np.arange(8.0).reshape(2, 4))
+    np.testing.assert_array_equal(ops.vmap(f)(xs, xs).asnumpy(),
+                                  [[15.0] * 4, [59.0] * 4])
+    g = ms.grad(lambda u, v: f(u, v).sum(), grad_position=(0, 1))
+    for got in (g(x, y), ms.jit(g)(x, y)):
+        np.testing.assert_array_equal(got[0].asnumpy(), [4.0] * 4)
+        np.testing.assert_array_equal(got[1].asnumpy(), [8.0, 12.0, 0.0, 8.0])

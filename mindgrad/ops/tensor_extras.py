@@ -10,11 +10,13 @@ from typing import Any
 import numpy as np
 
 from ..core import dtype as mstype
+from ..core.state import graph_tracing
 from ..core.tensor import Tensor
 from . import families
 from . import functional as F
 from . import math_functions as MF
 from . import random_ops as R
+from . import sparse_tensor as SP
 from . import sorting as SO
 
 
@@ -356,6 +358,39 @@ def index_add(self, *args: Any, **kwargs: Any) -> Tensor:
     return families.function("index_add")(self, *args, **kwargs)
 
 
+def _nonzero_positions(self: Tensor, op: str) -> np.ndarray:
+    if self.ndim != 2:
+        raise ValueError(f"For 'Tensor.{op}', the tensor must be 2-D, but got shape "
+                         f"{list(self.shape)}.")
+    # the positions are data (the values are gathered, so grad and jvp go through); GRAPH
+    # mode and vmap have no one concrete value to read them from
+    try:
+        values = self.asnumpy() if graph_tracing() is None else None
+    except TypeError:  # a batched value (vmap) has no single value
+        values = None
+    if values is None or values.shape != tuple(self.shape):
+        raise ValueError(f"For 'Tensor.{op}', the positions of the nonzero elements must be "
+                         f"known: the tensor can not be traced by GRAPH mode or vmap.")
+    return np.argwhere(values != 0).astype(np.int32)
+
+
+def to_coo(self) -> Any:
+    """The nonzero elements of this 2-D tensor as a ``COOTensor`` (Int32 indices in row-major
+    order); the values are gathered, so gradients reach this tensor."""
+    idx = _nonzero_positions(self, "to_coo")
+    return SP.COOTensor(Tensor(idx), F.gather_nd(self, Tensor(idx)), tuple(self.shape))
+
+
+def to_csr(self) -> Any:
+    """The nonzero elements of this 2-D tensor as a ``CSRTensor`` (Int32 ``indptr`` and column
+    indices); the values are gathered, so gradients reach this tensor."""
+    idx = _nonzero_positions(self, "to_csr")
+    counts = np.bincount(idx[:, 0], minlength=self.shape[0])
+    indptr = np.concatenate(([0], np.cumsum(counts))).astype(np.int32)
+    return SP.CSRTensor(Tensor(indptr), Tensor(idx[:, 1].copy()),
+                        F.gather_nd(self, Tensor(idx)), tuple(self.shape))
+
+
 def _check_matrix(self: Tensor, op: str, exact: bool) -> None:
     if (self.ndim != 2) if exact else (self.ndim < 2):
         want = "only a 2-D Tensor is supported" if exact else "the rank must be >= 2"
@@ -393,7 +428,8 @@ METHODS = {"argmax_with_value": argmax_with_value, "argmin_with_value": argmin_w
            "log_normal": log_normal, "allclose": allclose, "take": take, "select": select,
            "where": where, "type": type_, "new_empty": new_empty, "resize": resize,
            "itemset": itemset, "contiguous": contiguous, "index_put": index_put, "inv": inv,
-           "reverse_sequence": reverse_sequence, "index_add": index_add,
+           "reverse_sequence": reverse_sequence, "index_add": index_add, "to_coo": to_coo,
+           "to_csr": to_csr,
            "H": property(_H), "mH": property(_mH)}
 
 __all__: list = []
