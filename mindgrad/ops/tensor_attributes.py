@@ -144,8 +144,29 @@ def hooks(self) -> list:
     return []
 
 
-def _nothing(*args: Any, **kwargs: Any) -> None:
-    """Nothing to do here: values are always where a NumPy (or CuPy) array holds them."""
+def flush_from_cache(self) -> None:
+    """Nothing to do: a tensor has no cache here (its values are in its array)."""
+
+
+def data_sync(self, wait: bool = True) -> None:
+    """Nothing to do: operations finish before they return, so the values are there."""
+
+
+def wait_pipeline(self) -> None:
+    """Nothing to do: no operation is pending (they run when called)."""
+
+
+def set_cast_dtype(self, dtype: Any = None) -> None:
+    """Nothing to do: MindSpore's hint for a later cast of a graph input; casts here are
+    explicit."""
+
+
+def requires_grad_(self, requires_grad: bool = True) -> None:
+    """Nothing to do: gradients are taken of the inputs ``grad`` names, whatever the
+    tensor."""
+    if not isinstance(requires_grad, bool):
+        raise TypeError(f"For 'Tensor.requires_grad_', 'requires_grad' must be a bool, but "
+                        f"got {type(requires_grad).__name__}.")
 
 
 def _false(self) -> bool:
@@ -169,8 +190,9 @@ METHODS = {
     "virtual_flag": property(_false), "symbolic_shape": property(lambda self: None),
     "param_info": property(lambda self: None), "delta_seed": 0,
     "init_data": init_data, "hooks": hooks, "is_pinned": _false, "is_shared": _false,
-    "flush_from_cache": _nothing, "data_sync": _nothing, "wait_pipeline": _nothing,
-    "set_cast_dtype": _nothing, "requires_grad_": _nothing,
+    "flush_from_cache": flush_from_cache, "data_sync": data_sync,
+    "wait_pipeline": wait_pipeline, "set_cast_dtype": set_cast_dtype,
+    "requires_grad_": requires_grad_,
 }
 
 __all__: list = []
