@@ -45,7 +45,7 @@ class StepOptimizer(Optimizer):
 
     def step_lrs(self) -> list:
         """This step's learning rate per parameter; ``global_step`` moves on by one (the
-        base class's ``_lrs`` advances it, whatever the rate)."""
+        base's ``_lrs`` advances it for every rate, constant or dynamic)."""
         return self._lrs()
 
 
