@@ -343,3 +343,23 @@ def test_set_copy_index_put_in_graph_mode_vmap_and_grad() -> None:
     for got in (g(x, y), ms.jit(g)(x, y)):
         np.testing.assert_array_equal(got[0].asnumpy(), [4.0] * 4)
         np.testing.assert_array_equal(got[1].asnumpy(), [8.0, 12.0, 0.0, 8.0])
+
+
+def test_inplace_on_a_parameter_in_a_graph_mode_cell() -> None:
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.p = ms.Parameter(Tensor(np.zeros(2, np.float32)), name="p")
+
+        def construct(self, x):
+            self.p.add_(x, alpha=2)
+            return self.p * 2
+
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net, one = Net(), Tensor(np.ones(2, np.float32))
+        np.testing.assert_array_equal(net(one).asnumpy(), [4.0, 4.0])
+        np.testing.assert_array_equal(net(one).asnumpy(), [8.0, 8.0])  # compiled, again
+        np.testing.assert_array_equal(net.p.asnumpy(), [4.0, 4.0])
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
