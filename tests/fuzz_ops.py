@@ -136,13 +136,25 @@ def _pair(dom=_arr):
     return make
 
 
+def _floor_divide(a, b):
+    """MindSpore's floor division: an integer or bool division by zero gives the dtype's
+    limit in the dividend's direction (NumPy gives 0)."""
+    out = np.floor_divide(a, b)
+    if np.asarray(out).dtype.kind not in "iub":
+        return out
+    dt = np.asarray(out).dtype
+    hi, lo = (True, False) if dt.kind == "b" else (np.iinfo(dt).max, np.iinfo(dt).min)
+    limit = np.where(np.greater(a, 0), hi, np.where(np.less(a, 0), lo, 0)).astype(dt)
+    return np.where(np.equal(b, 0), limit, out).astype(dt)
+
+
 _BINARY = [
     ("add", np.add), ("sub", np.subtract), ("mul", np.multiply), ("div", np.divide),
     ("divide", np.divide), ("realdiv", np.divide), ("truediv", np.divide),
     ("multiply", np.multiply), ("subtract", np.subtract),
     ("maximum", np.maximum), ("minimum", np.minimum), ("atan2", np.arctan2),
-    ("floor_div", np.floor_divide), ("floordiv", np.floor_divide),
-    ("floor_divide", np.floor_divide), ("floor_mod", np.mod), ("floormod", np.mod),
+    ("floor_div", _floor_divide), ("floordiv", _floor_divide),
+    ("floor_divide", _floor_divide), ("floor_mod", np.mod), ("floormod", np.mod),
     ("remainder", np.mod), ("fmod", np.fmod),
     ("div_no_nan", lambda a, b: np.where(b == 0, 0, a / np.where(b == 0, 1, b)).astype(
         np.result_type(a, b))),

@@ -36,6 +36,7 @@ import importlib  # noqa: E402
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "numpy": ("msnumpy_cases", "msnumpy.json"),
           "mint": ("mint_cases", "mint.json"),
+          "nnlayers": ("nnlayers_cases", "nnlayers.json"),
           "arrayops": ("arrayops_cases", "arrayops.json")}
 
 

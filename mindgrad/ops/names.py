@@ -147,6 +147,7 @@ ROWS: list[Row] = [
     function("bias_add", op="BiasAdd", attrs=(("data_format", "NCHW"),)),
     function("hardshrink", method="hardshrink"),
     function("select", op="Select"),
+    function("addn", op="AddN"),
     function("clamp", method="clamp"),
     # --- creation and dtype ----------------------------------------------------------------
     function("zeros_like", op="ZerosLike"),

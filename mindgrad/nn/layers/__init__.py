@@ -13,3 +13,15 @@ __all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish
            "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "get_activation", "Dense", "Dropout",
            "Flatten", "Identity", "MatMul", "CellDict", "CellList", "SequentialCell", "Conv2d", "Embedding",
            "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]
+
+# recurrent layers and cells
+from . import rnns as _rnns  # noqa: E402
+from .rnns import *  # noqa: E402,F401,F403
+__all__ += _rnns.__all__
+# attention and Transformer layers
+from . import transformer as _transformer  # noqa: E402
+from .transformer import *  # noqa: E402,F401,F403
+__all__ += _transformer.__all__
+# 1-D and transposed convolutions
+from .conv import Conv1d, Conv1dTranspose, Conv2dTranspose  # noqa: E402,F401
+__all__ += ["Conv1d", "Conv1dTranspose", "Conv2dTranspose"]
