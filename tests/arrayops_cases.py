@@ -298,6 +298,29 @@ CASES: list[Case] = [
         x, ms.Tensor(np.array([0, 2], np.int64)), y, 0), [X34, _r(222, (2, 4))]),
     Case("choice_with_mask", lambda ms, ops, x: ops.choice_with_mask(x, 4),
          [np.array([[True, False, True], [False, True, True]])], values=False),
+    Case("identity", lambda ms, ops, x: ops.identity(x), [X23]),
+    Case("shape_", lambda ms, ops, x: ms.Tensor(np.array(ops.shape_(x))), [X234]),
+    Case("tensor_range", lambda ms, ops, a, b, c: ops.tensor_range(a, b, c),
+         [np.array(1, np.int32), np.array(9, np.int32), np.array(3, np.int32)]),
+    Case("tensor_range_float", lambda ms, ops, a, b, c: ops.tensor_range(a, b, c),
+         [np.array(0.5, np.float32), np.array(2.0, np.float32), np.array(0.25, np.float32)]),
+    Case("tensor_slice", lambda ms, ops, x: ops.tensor_slice(x, (1, 0, 2), (1, 2, 2)), [X234],
+         (0,)),
+    Case("tensor_median", lambda ms, ops, x: x.median(0), [X34], (0,)),
+    Case("tensor_histc", lambda ms, ops, x: x.histc(3, -1.0, 1.0), [X34]),
+    Case("tensor_bincount", lambda ms, ops, x: x.bincount(minlength=6),
+         [np.array([1, 1, 4, 2, 1], np.int32)]),
+    Case("uniform_candidate_sampler", lambda ms, ops, t: ops.uniform_candidate_sampler(
+        t, 2, 4, False, 5), [np.array([[1, 2], [3, 0]], np.int64)], values=False),
+    Case("uniform_candidate_sampler_unique_i32", lambda ms, ops, t: ops.uniform_candidate_sampler(
+        t, 1, 3, True, 5), [np.array([[1], [3]], np.int32)], values=False),
+    Case("log_uniform_candidate_sampler", lambda ms, ops, t: ops.log_uniform_candidate_sampler(
+        t, 1, 4, False, 5), [np.array([[1], [3]], np.int64)], values=False),
+    Case("log_uniform_candidate_sampler_unique",
+         lambda ms, ops, t: ops.log_uniform_candidate_sampler(t, 1, 3, True, 5),
+         [np.array([[1], [3]], np.int64)], values=False),
+    Case("P_LogUniformCandidateSampler", lambda ms, ops, t: ops.LogUniformCandidateSampler(
+        2, 3, False, 10)(t), [np.array([[1, 7]], np.int64)], values=False),
     # --- random draws (shapes and dtypes; distributions in tests/test_arrayops.py) ----------
     Case("bernoulli", lambda ms, ops, x: ops.bernoulli(x, 0.3), [X23], values=False),
     Case("bernoulli_tensor_p", lambda ms, ops, x, p: ops.bernoulli(x, p),

@@ -19,6 +19,7 @@ from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from ..prims import indexing as IX
 from . import array_functions as AF
+from . import indexing_functions as IF
 from . import functional as F
 from . import sorting
 from .functional import _composite
@@ -78,6 +79,22 @@ def deepcopy(input_x: Any) -> Tensor:
     return F._tensor(input_x, "deepcopy", "input_x").copy()
 
 
+def identity(x: Any) -> Tensor:
+    """A copy of ``x`` (MindSpore's ``ops.identity``, the Identity primitive)."""
+    return F._tensor(x, "identity", "x").copy()
+
+
+def shape_(input_x: Any) -> tuple:
+    """The shape of ``input_x`` (MindSpore's Shape primitive, as ``ops.shape``)."""
+    return tuple(F._tensor(input_x, "shape_", "input_x").shape)
+
+
+@_composite
+def tensor_range(start: Any, limit: Any, delta: Any) -> Tensor:
+    """``ops.range`` as MindSpore's Range primitive (``maxlen`` 1000000)."""
+    return IF.range(start, limit, delta)
+
+
 # --- slicing ---------------------------------------------------------------------------------
 def _int_tuple(v: Any, op: str, arg: str) -> tuple:
     if isinstance(v, Tensor):
@@ -109,6 +126,11 @@ def slice(input_x: Any, begin: Any, size: Any) -> Tensor:  # noqa: A001  (MindSp
         index.append(builtins.slice(start, stop))
     return F.getitem(x, tuple(index))
 
+
+@_composite
+def tensor_slice(input_x: Any, begin: Any, size: Any) -> Tensor:
+    """``ops.slice`` as MindSpore's Slice primitive."""
+    return slice(input_x, begin, size)
 
 
 def _bits(mask: Any, op: str, arg: str) -> int:
@@ -542,7 +564,7 @@ def channel_shuffle(x: Any, groups: int) -> Tensor:
     return F.reshape(y, tuple(t_.shape))
 
 
-__all__ = ["expand", "expand_as", "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice", "strided_slice", "diag_embed", "diagflat",
+__all__ = ["identity", "shape_", "tensor_range", "tensor_slice", "expand", "expand_as", "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice", "strided_slice", "diag_embed", "diagflat",
            "diagonal_scatter", "select_scatter", "slice_scatter", "index_fill",
            "repeat_elements", "sequence_mask", "cartesian_prod", "combinations",
            "reverse_sequence", "unique_consecutive", "unique_with_pad", "pixel_shuffle",
