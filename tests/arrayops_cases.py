@@ -321,6 +321,14 @@ CASES: list[Case] = [
          [np.array([[1], [3]], np.int64)], values=False),
     Case("P_LogUniformCandidateSampler", lambda ms, ops, t: ops.LogUniformCandidateSampler(
         2, 3, False, 10)(t), [np.array([[1, 7]], np.int64)], values=False),
+    Case("masked_scatter", lambda ms, ops, x, m, s: x.masked_scatter(m, s),
+         [X23, np.array([[True, False, True], [False, True, True]]), _r(230, (6,))], (0, 2)),
+    Case("masked_scatter_broadcast", lambda ms, ops, x, m, s: x.masked_scatter(m, s),
+         [X23, np.array([False, True, True]), _r(231, (2, 3))], (0, 2)),
+    Case("P_MaskedScatter", lambda ms, ops, x, m, s: ops.MaskedScatter()(x, m, s),
+         [X23, np.array([[True, False, True], [False, False, True]]), _r(232, (4,))]),
+    Case("masked_scatter_short_source", lambda ms, ops, x, m, s: x.masked_scatter(m, s),
+         [X23, np.array([[True, True, True], [False, True, True]]), _r(233, (3,))]),
     # --- random draws (shapes and dtypes; distributions in tests/test_arrayops.py) ----------
     Case("bernoulli", lambda ms, ops, x: ops.bernoulli(x, 0.3), [X23], values=False),
     Case("bernoulli_tensor_p", lambda ms, ops, x, p: ops.bernoulli(x, p),

@@ -301,3 +301,8 @@ _cls2("UniformCandidateSampler", lambda rng: [
 _cls2("LogUniformCandidateSampler", lambda rng: [
     ("int", None, 1), ("int", None, 2), ("bool", None, True), ("int", None, 4),
     ("index", None, np.array([[1], [3]]))], 4, names=("log_uniform_candidate_sampler",))
+spec("masked_scatter", lambda rng: [_t(rng, (2, 3)),
+                                    ("mask", None, np.array([[True, False, True]] * 2)),
+                                    _t(rng, (5,))], out="")
+_cls2("MaskedScatter", lambda rng: [_t(rng, (2, 3)), ("mask", None, np.array([True, False, True])),
+                                    _t(rng, (4,))], 0, names=("masked_scatter",))

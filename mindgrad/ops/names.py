@@ -332,6 +332,7 @@ ROWS: list[Row] = [
     function("median", method="median"),
     function("histc", method="histc"),
     function("bincount", method="bincount"),
+    function("masked_scatter", op="MaskedScatter", method="masked_scatter"),
 ]
 
 _LISTENERS: list[Callable[[Row], None]] = []

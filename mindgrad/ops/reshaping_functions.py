@@ -1,7 +1,7 @@
 """MindSpore's array-manipulation functions beyond the core's: shapes and views (``expand``,
 ``expand_as``, ``swapdims``, ``t``, ``ravel``, ``reverse``, ``view_as``, ``deepcopy``), slicing (``slice``, ``strided_slice`` with its masks), diagonals
 (``diag_embed``, ``diagflat``, ``diagonal_scatter``), slice updates (``select_scatter``,
-``slice_scatter``, ``index_fill``), repeats, masks and combinatorics (``repeat_elements``,
+``slice_scatter``, ``index_fill``, ``masked_scatter``), repeats, masks and combinatorics (``repeat_elements``,
 ``sequence_mask``, ``cartesian_prod``, ``combinations``, ``reverse_sequence``), the
 consecutive-unique queries and the pixel and channel shuffles. Each is a composition of
 differentiable operators; the queries whose output size depends on the values
@@ -357,6 +357,37 @@ def index_fill(x: Any, axis: int, index: Any, value: Any) -> Tensor:
     return F.select(mask, F.broadcast_to(v, tuple(t_.shape)), t_)
 
 
+@_composite
+def masked_scatter(input: Any, mask: Any, source: Any) -> Tensor:
+    """``input`` with the positions where ``mask`` (broadcast to it) holds taken, in order,
+    from the elements of ``source`` (which must have at least as many)."""
+    op = "masked_scatter"
+    x = F._tensor(input, op, "input")
+    m = F._tensor(mask, op, "mask")
+    s = F._tensor(source, op, "source")
+    if m.dtype != mstype.bool_:
+        raise TypeError(f"For '{op}', 'mask' must be a Bool Tensor, but got {m.dtype}.")
+    if s.dtype != x.dtype:
+        raise TypeError(f"For '{op}', 'source' must have the dtype of 'input' ({x.dtype}), "
+                        f"but got {s.dtype}.")
+    try:
+        np.broadcast_shapes(tuple(m.shape), tuple(x.shape))
+    except ValueError:
+        raise ValueError(f"For '{op}', 'mask' of shape {list(m.shape)} does not broadcast to "
+                         f"'input' of shape {list(x.shape)}.") from None
+    full = F.broadcast_to(m, tuple(x.shape))
+    AF._eager(full, op)
+    hits = full.asnumpy()
+    if int(hits.sum()) > s.size:
+        raise ValueError(f"For '{op}', 'mask' selects {int(hits.sum())} positions but 'source' "
+                         f"has only {s.size} elements.")
+    # position k of the flattened input reads source element (number of hits before k)
+    take = np.maximum(np.cumsum(hits.reshape(-1)) - 1, 0).reshape(hits.shape)
+    picked = F.reshape(F.gather(F.reshape(s, (-1,)), Tensor(take.reshape(-1).astype(np.int64)),
+                                0), tuple(x.shape)) if s.size else F.zeros_like(x)
+    return F.select(full, picked, x)
+
+
 # --- repeats, masks, combinatorics --------------------------------------------------------------
 @_composite
 def repeat_elements(x: Any, rep: int, axis: int = 0) -> Tensor:
@@ -565,7 +596,7 @@ def channel_shuffle(x: Any, groups: int) -> Tensor:
 
 
 __all__ = ["identity", "shape_", "tensor_range", "tensor_slice", "expand", "expand_as", "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice", "strided_slice", "diag_embed", "diagflat",
-           "diagonal_scatter", "select_scatter", "slice_scatter", "index_fill",
+           "diagonal_scatter", "select_scatter", "slice_scatter", "index_fill", "masked_scatter",
            "repeat_elements", "sequence_mask", "cartesian_prod", "combinations",
            "reverse_sequence", "unique_consecutive", "unique_with_pad", "pixel_shuffle",
            "pixel_unshuffle", "channel_shuffle"]
