@@ -160,7 +160,7 @@ spec("multinomial_with_replacement", lambda rng: [
     ("tensor", None, np.array([[0.2, 0.5, 0.3]], F32)), ("index", None, np.array(0)),
     ("index", None, np.array(0)), ("int", None, 3), ("bool", None, True)], out="")
 
-# --- operator classes -------------------------------------------------------------------------------
+# --- operator classes ----------------------------------------------------------------------
 for _c, _f in [("Assign", "assign"), ("AssignAdd", "assign_add"), ("AssignSub", "assign_sub")]:
     F.SPECS.append(F.Spec(_c, _param_call(lambda *a, _c=_c, **k: getattr(ops, _c)()(*a, **k)),
                           next(s for s in F.SPECS if s.name == _f).make, names=(_f,), out=""))
@@ -235,7 +235,7 @@ _cls2("MultinomialWithReplacement", lambda rng: [
     ("index", None, np.array(0)), ("index", None, np.array(0))], 2,
       names=("multinomial_with_replacement", "multinomial"))
 
-# --- spatial rearrangements -------------------------------------------------------------------------
+# --- spatial rearrangements ----------------------------------------------------------------
 spec("choice_with_mask", lambda rng: [("mask", None, np.array([[True, False], [True, True]])),
                                       ("int", None, 3)], out="")
 spec("mirror_pad", lambda rng: [_t(rng, (3, 4)), ("index", None, np.array([[1, 0], [2, 1]])),
@@ -301,8 +301,5 @@ _cls2("UniformCandidateSampler", lambda rng: [
 _cls2("LogUniformCandidateSampler", lambda rng: [
     ("int", None, 1), ("int", None, 2), ("bool", None, True), ("int", None, 4),
     ("index", None, np.array([[1], [3]]))], 4, names=("log_uniform_candidate_sampler",))
-spec("masked_scatter", lambda rng: [_t(rng, (2, 3)),
-                                    ("mask", None, np.array([[True, False, True]] * 2)),
-                                    _t(rng, (5,))], out="")
 _cls2("MaskedScatter", lambda rng: [_t(rng, (2, 3)), ("mask", None, np.array([True, False, True])),
                                     _t(rng, (4,))], 0, names=("masked_scatter",))

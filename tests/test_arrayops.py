@@ -36,7 +36,8 @@ _ZERO_BPROP = "its bprop of the in-place row updates returns zeros"
 MINDSPORE_WRONG = {
     "strided_slice": {0: _SLICE_GRAD}, "strided_slice_masks": {0: _SLICE_GRAD},
     "P_StridedSlice_masks": {0: _SLICE_GRAD},
-    "inplace_add": {0: _ZERO_BPROP, 1: _ZERO_BPROP}, "inplace_sub": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
+    "inplace_add": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
+    "inplace_sub": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
     "inplace_update": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
     # with repeated indices every update gets g * x, as if the others were not applied
     "tensor_scatter_mul": {1: "repeated indices"},

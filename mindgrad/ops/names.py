@@ -332,7 +332,6 @@ ROWS: list[Row] = [
     function("median", method="median"),
     function("histc", method="histc"),
     function("bincount", method="bincount"),
-    function("masked_scatter", op="MaskedScatter", method="masked_scatter"),
 ]
 
 _LISTENERS: list[Callable[[Row], None]] = []

@@ -1,9 +1,10 @@
 """MindSpore's array-manipulation functions beyond the core's: shapes and views (``expand``,
-``expand_as``, ``swapdims``, ``t``, ``ravel``, ``reverse``, ``view_as``, ``deepcopy``), slicing (``slice``, ``strided_slice`` with its masks), diagonals
+``expand_as``, ``swapdims``, ``t``, ``ravel``, ``reverse``, ``view_as``, ``deepcopy``),
+slicing (``slice``, ``strided_slice`` with its masks), diagonals
 (``diag_embed``, ``diagflat``, ``diagonal_scatter``), slice updates (``select_scatter``,
-``slice_scatter``, ``index_fill``, ``masked_scatter``), repeats, masks and combinatorics (``repeat_elements``,
+``slice_scatter``, ``index_fill``), repeats, masks and combinatorics (``repeat_elements``,
 ``sequence_mask``, ``cartesian_prod``, ``combinations``, ``reverse_sequence``), the
-consecutive-unique queries and the pixel and channel shuffles. Each is a composition of
+consecutive-unique queries and the channel shuffle. Each is a composition of
 differentiable operators; the queries whose output size depends on the values
 (``unique_consecutive``, ``unique_with_pad``) run eagerly."""
 from __future__ import annotations
@@ -357,37 +358,6 @@ def index_fill(x: Any, axis: int, index: Any, value: Any) -> Tensor:
     return F.select(mask, F.broadcast_to(v, tuple(t_.shape)), t_)
 
 
-@_composite
-def masked_scatter(input: Any, mask: Any, source: Any) -> Tensor:
-    """``input`` with the positions where ``mask`` (broadcast to it) holds taken, in order,
-    from the elements of ``source`` (which must have at least as many)."""
-    op = "masked_scatter"
-    x = F._tensor(input, op, "input")
-    m = F._tensor(mask, op, "mask")
-    s = F._tensor(source, op, "source")
-    if m.dtype != mstype.bool_:
-        raise TypeError(f"For '{op}', 'mask' must be a Bool Tensor, but got {m.dtype}.")
-    if s.dtype != x.dtype:
-        raise TypeError(f"For '{op}', 'source' must have the dtype of 'input' ({x.dtype}), "
-                        f"but got {s.dtype}.")
-    try:
-        np.broadcast_shapes(tuple(m.shape), tuple(x.shape))
-    except ValueError:
-        raise ValueError(f"For '{op}', 'mask' of shape {list(m.shape)} does not broadcast to "
-                         f"'input' of shape {list(x.shape)}.") from None
-    full = F.broadcast_to(m, tuple(x.shape))
-    AF._eager(full, op)
-    hits = full.asnumpy()
-    if int(hits.sum()) > s.size:
-        raise ValueError(f"For '{op}', 'mask' selects {int(hits.sum())} positions but 'source' "
-                         f"has only {s.size} elements.")
-    # position k of the flattened input reads source element (number of hits before k)
-    take = np.maximum(np.cumsum(hits.reshape(-1)) - 1, 0).reshape(hits.shape)
-    picked = F.reshape(F.gather(F.reshape(s, (-1,)), Tensor(take.reshape(-1).astype(np.int64)),
-                                0), tuple(x.shape)) if s.size else F.zeros_like(x)
-    return F.select(full, picked, x)
-
-
 # --- repeats, masks, combinatorics --------------------------------------------------------------
 @_composite
 def repeat_elements(x: Any, rep: int, axis: int = 0) -> Tensor:
@@ -542,42 +512,11 @@ def unique_with_pad(x: Any, pad_num: int) -> tuple:
     return Tensor(out), Tensor(rank[inverse.reshape(-1)].astype(a.dtype))
 
 
-# --- pixel and channel shuffles -------------------------------------------------------------------
+# --- channel shuffle ------------------------------------------------------------------------------
 def _factor(v: Any, op: str, arg: str) -> int:
     if not F._is_int(v) or v <= 0:
         raise ValueError(f"For '{op}', '{arg}' must be a positive int, but got {v!r}.")
     return int(v)
-
-
-@_composite
-def pixel_shuffle(input: Any, upscale_factor: int) -> Tensor:
-    """(*, C*r*r, H, W) -> (*, C, H*r, W*r): channel blocks become spatial blocks."""
-    x = F._tensor(input, "pixel_shuffle", "input")
-    r = _factor(upscale_factor, "pixel_shuffle", "upscale_factor")
-    if x.ndim < 3 or x.shape[-3] % (r * r):
-        raise ValueError(f"For 'pixel_shuffle', 'input' must have rank >= 3 and a channel "
-                         f"count (axis -3) divisible by {r * r}, but got shape "
-                         f"{list(x.shape)}.")
-    *lead, c, h, w = x.shape
-    n = len(lead)
-    y = F.reshape(x, tuple(lead) + (c // (r * r), r, r, h, w))
-    y = F.transpose(y, tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
-    return F.reshape(y, tuple(lead) + (c // (r * r), h * r, w * r))
-
-
-@_composite
-def pixel_unshuffle(input: Any, downscale_factor: int) -> Tensor:
-    """(*, C, H*r, W*r) -> (*, C*r*r, H, W): the inverse of ``pixel_shuffle``."""
-    x = F._tensor(input, "pixel_unshuffle", "input")
-    r = _factor(downscale_factor, "pixel_unshuffle", "downscale_factor")
-    if x.ndim < 3 or x.shape[-1] % r or x.shape[-2] % r:
-        raise ValueError(f"For 'pixel_unshuffle', 'input' must have rank >= 3 and height and "
-                         f"width divisible by {r}, but got shape {list(x.shape)}.")
-    *lead, c, h, w = x.shape
-    n = len(lead)
-    y = F.reshape(x, tuple(lead) + (c, h // r, r, w // r, r))
-    y = F.transpose(y, tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
-    return F.reshape(y, tuple(lead) + (c * r * r, h // r, w // r))
 
 
 @_composite
@@ -595,8 +534,9 @@ def channel_shuffle(x: Any, groups: int) -> Tensor:
     return F.reshape(y, tuple(t_.shape))
 
 
-__all__ = ["identity", "shape_", "tensor_range", "tensor_slice", "expand", "expand_as", "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice", "strided_slice", "diag_embed", "diagflat",
-           "diagonal_scatter", "select_scatter", "slice_scatter", "index_fill", "masked_scatter",
-           "repeat_elements", "sequence_mask", "cartesian_prod", "combinations",
-           "reverse_sequence", "unique_consecutive", "unique_with_pad", "pixel_shuffle",
-           "pixel_unshuffle", "channel_shuffle"]
+__all__ = ["identity", "shape_", "tensor_range", "tensor_slice", "expand", "expand_as",
+           "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice",
+           "strided_slice", "diag_embed", "diagflat", "diagonal_scatter", "select_scatter",
+           "slice_scatter", "index_fill", "repeat_elements", "sequence_mask", "cartesian_prod",
+           "combinations", "reverse_sequence", "unique_consecutive", "unique_with_pad",
+           "channel_shuffle"]

@@ -405,6 +405,7 @@ def log_uniform_candidate_sampler(true_classes: Any, num_true: int = 1, num_samp
                                                range_max - 1))
 
 
-__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "choice_with_mask", "median", "nanmedian", "aminmax", "top_k", "intopk", "histc", "bincount",
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "choice_with_mask",
+           "median", "nanmedian", "aminmax", "top_k", "intopk", "histc", "bincount",
            "bucketize", "bernoulli", "standard_laplace", "laplace", "random_poisson",
            "random_gamma", "random_categorical", "multinomial_with_replacement"]

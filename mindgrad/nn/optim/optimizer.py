@@ -236,10 +236,13 @@ class Optimizer(Cell):
         return out if many else out[0]
 
     def decay_weight(self, gradients: Sequence) -> tuple:
-        """``g + weight_decay * p`` for the parameters that decay."""
+        """``g + weight_decay * loss_scale * p`` for the parameters that decay: the gradients
+        still carry the loss scale, which ``scale_grad`` removes afterwards (MindSpore
+        scales the decay the same way)."""
         if not self.exec_weight_decay:
             return tuple(gradients)
-        return tuple(g if wd == 0.0 else F.add(g, F.mul(p, wd))
+        ls = self.loss_scale
+        return tuple(g if wd == 0.0 else F.add(g, F.mul(p, wd * ls))
                      for p, g, wd in zip(self.parameters, gradients, self._decays))
 
     def scale_grad(self, gradients: Sequence) -> tuple:

@@ -12,6 +12,7 @@ from .. import functional as F
 from .. import reshaping_functions as RF
 from .. import scatter_functions as SF
 from .. import sorting
+from .. import tensor_extras
 from .. import spatial_functions as SP
 from .. import statistics_functions as ST
 from ..primitive import Primitive
@@ -433,10 +434,23 @@ class LogUniformCandidateSampler(Primitive):
                                                 self.unique, self.range_max, self.seed)
 
 
-__all__ = ["UniformCandidateSampler", "LogUniformCandidateSampler", "MirrorPad", "SpaceToBatchND", "BatchToSpaceND", "Col2Im", "Padding", "Identity",
+@F._composite(name="MaskedScatter")
+def _masked_scatter(x: Any, mask: Any, updates: Any) -> Any:
+    return tensor_extras.masked_scatter(F._tensor(x, "MaskedScatter", "x"), mask, updates)
+
+
+class MaskedScatter(Primitive):
+    """``MaskedScatter()(x, mask, updates)``: ``Tensor.masked_scatter``."""
+
+    def __call__(self, x: Any, mask: Any, updates: Any) -> Any:
+        return _masked_scatter(x, mask, updates)
+
+
+__all__ = ["MaskedScatter", "UniformCandidateSampler", "LogUniformCandidateSampler",
+           "MirrorPad", "SpaceToBatchND", "BatchToSpaceND", "Col2Im", "Padding", "Identity",
            "Cummin", "Cummax", "Histogram", "Bincount", "Bernoulli", "RandomChoiceWithMask",
-           "StridedSlice", "ScatterUpdate", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax",
-           "ScatterMin", "InplaceAdd", "InplaceSub", "InplaceUpdate", "IndexAdd",
+           "StridedSlice", "ScatterUpdate", "ScatterSub", "ScatterMul", "ScatterDiv",
+           "ScatterMax", "ScatterMin", "InplaceAdd", "InplaceSub", "InplaceUpdate", "IndexAdd",
            "InplaceIndexAdd", "IndexFill", "UniqueConsecutive", "UniqueWithPad",
            "ChannelShuffle", "ReverseSequence", "TopK", "InTopK", "Bucketize",
            "RandomCategorical", "StandardLaplace", "RandomGamma", "RandomPoisson",
