@@ -163,6 +163,30 @@ def test_collective_vmap_and_functional_forms(coll):
         assert got["all_gather_async"].tolist() == [True]
 
 
+def test_gather_and_scatter(coll):
+    T = [W.tangents(0), W.tangents(1)]
+    for r in range(2):
+        got = coll[r]
+        # to / from world rank 1; the other rank's gather result is a [1]-shaped zero
+        if r == 1:
+            np.testing.assert_array_equal(got["gather"], np.concatenate([IN[0]["g"],
+                                                                         IN[1]["g"]]))
+            np.testing.assert_allclose(got["jvp_gather"], np.concatenate([T[0]["g"],
+                                                                          T[1]["g"]]))
+        else:
+            assert got["gather"].shape == (1,) and got["gather"].dtype == np.float32
+            np.testing.assert_array_equal(got["jvp_gather"], np.zeros(1))
+        np.testing.assert_array_equal(got["scatter"], IN[1]["s"][2 * r:2 * r + 2])
+        np.testing.assert_array_equal(got["scatter_op"], IN[0]["s"][2 * r:2 * r + 2])
+        np.testing.assert_allclose(got["jvp_scatter"], T[1]["s"][2 * r:2 * r + 2])
+        # gather's gradient: this rank's block of rank 1's weights; scatter's: every rank's
+        # weights gathered on rank 1, zero on the other
+        np.testing.assert_allclose(got["grad_gather"], IN[1]["cg"][2 * r:2 * r + 2])
+        np.testing.assert_allclose(got["grad_scatter"],
+                                   np.concatenate([IN[0]["cs"], IN[1]["cs"]]) if r == 1
+                                   else np.zeros((4, 2)))
+
+
 def test_graph_mode_keeps_the_order(coll):
     # program order (the outputs are returned in another order); a gradient's reverse pass
     # runs the transposed collectives in reverse order after the forward ones

@@ -475,8 +475,8 @@ class AvgPool(_Pool):
     _kind = "avg"
 
 
-from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp,  # noqa: E402
-                       ReduceScatter)
+from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast,  # noqa: E402
+                       CollectiveGather, CollectiveScatter, ReduceOp, ReduceScatter)
 
 class BatchNorm(PrimitiveOp):
     """``BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")``
