@@ -283,3 +283,22 @@ def test_data_parallel_checkpoints(trained, train_dir):
         assert {"moments.0.weight", "global_step"} <= set(loaded)  # the optimizer's too
         for name, value in want.items():
             np.testing.assert_array_equal(loaded[name].asnumpy(), value)
+
+
+def test_msrun_with_a_hostfile(tmp_path):
+    # several machines: msrun's workers on the hosts of an MPI host file (here this machine,
+    # with 2 slots) and the msrun flags MPI does not need accepted
+    (tmp_path / "hosts").write_text("localhost slots=2\n")
+    script = tmp_path / "ranks.py"
+    script.write_text("import sys\n"
+                      "from mindspore.communication import get_group_size, get_rank, init\n"
+                      "init()\n"
+                      "open(f'{sys.argv[1]}/rank_{get_rank()}.txt', 'w').write("
+                      "f'{get_rank()} {get_group_size()}')\n")
+    proc = subprocess.run([sys.executable, "-m", "mindgrad", "msrun", "--worker_num=2",
+                           "--local_worker_num=1", "--hostfile", str(tmp_path / "hosts"),
+                           "--master_port=8118", "--node_rank=0", str(script), str(tmp_path)],
+                          env=mpi_environment(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for r in range(2):
+        assert (tmp_path / f"rank_{r}.txt").read_text() == f"{r} 2"
