@@ -1142,6 +1142,8 @@ NOT_FUZZED = {
     "ReduceScatter": "a collective (test_comm_mpi.py, test_comm.py)",
     "Broadcast": "a collective (test_comm_mpi.py, test_comm.py)",
     "AlltoAll": "a collective (test_comm_mpi.py, test_comm.py)",
+    "CollectiveGather": "a collective (test_comm_mpi.py, test_comm.py)",
+    "CollectiveScatter": "a collective (test_comm_mpi.py, test_comm.py)",
 }
 
 

@@ -334,6 +334,9 @@ ROWS: list[Row] = [
     function("fold", method="fold"),
     function("col2im", method="col2im"),
     function("padding"),
+    function("median", method="median"),
+    function("histc", method="histc"),
+    function("bincount", method="bincount"),
 ]
 
 _LISTENERS: list[Callable[[Row], None]] = []
