@@ -274,9 +274,6 @@ ROWS: list[Row] = [
     function("cholesky", method="cholesky"),
     function("svd", method="svd"),
     # --- Tensor methods forwarding to functions of other families ------------------------------
-    function("median", method="median"),
-    function("histc", method="histc"),
-    function("bincount", method="bincount"),
     function("soft_shrink", method="soft_shrink"),
     # --- array manipulation, segments, scatters, assignment, statistics ----------------------
     function("assign", op="Assign"),
