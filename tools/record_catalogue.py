@@ -35,7 +35,8 @@ import importlib  # noqa: E402
 # suite name -> (case module under tests/, fixture file under tests/fixtures/)
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "numpy": ("msnumpy_cases", "msnumpy.json"),
-          "mint": ("mint_cases", "mint.json")}
+          "mint": ("mint_cases", "mint.json"),
+          "special": ("special_cases", "special.json")}
 
 
 def _suite(name: str) -> tuple:
@@ -58,6 +59,9 @@ def _plain(v):
 
 def encode(a: np.ndarray) -> dict:
     a = np.asarray(a)
+    if a.dtype.kind == "c":  # complex: [real, imag] pairs (JSON has no complex numbers)
+        return {"dtype": str(a.dtype), "shape": list(a.shape),
+                "values": [[_plain(v.real), _plain(v.imag)] for v in a.reshape(-1).tolist()]}
     return {"dtype": str(a.dtype), "shape": list(a.shape),
             "values": [_plain(v) for v in a.reshape(-1).tolist()]}
 

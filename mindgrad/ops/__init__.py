@@ -20,6 +20,13 @@ from .linalg_functions import *  # noqa: F401,F403
 from .nn_functions import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
+# special functions, decompositions, matrix builders and Fourier transforms
+from . import (decompositions, fft_functions, matrix_functions,  # noqa: F401,E402
+               special_functions)
+from .decompositions import *  # noqa: F401,F403,E402
+from .fft_functions import *  # noqa: F401,F403,E402
+from .matrix_functions import *  # noqa: F401,F403,E402
+from .special_functions import *  # noqa: F401,F403,E402
 from . import families, names, tensor_methods  # noqa: E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
@@ -56,5 +63,7 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
                   *array_functions.__all__, *math_functions.__all__,
-                  *indexing_functions.__all__})
+                  *indexing_functions.__all__,
+                  *special_functions.__all__, *decompositions.__all__,
+                  *matrix_functions.__all__, *fft_functions.__all__})
 names.each_row(_publish)

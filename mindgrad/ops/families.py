@@ -6,9 +6,11 @@ from typing import Any, Callable
 
 from . import (array_functions, functional, indexing_functions, linalg_functions,
                math_functions, nn_functions, random_ops, sorting)
+from . import decompositions, fft_functions, matrix_functions, special_functions
 
 FAMILIES = (functional, array_functions, indexing_functions, linalg_functions, math_functions,
-            nn_functions, random_ops, sorting)
+            nn_functions, random_ops, sorting,
+            special_functions, decompositions, matrix_functions, fft_functions)
 
 
 def function(name: str) -> Callable[..., Any]:
