@@ -172,7 +172,7 @@ spec("renorm", lambda rng: [("tensor", None, _mat(rng, 3, 4)), ("int", None, 2),
                             ("axis", None, 0), ("float", None, 1.0)], out="")
 spec("vander", lambda rng: [("tensor", None, _arr(rng, (4,)))], np.vander)
 
-# --- Fourier transforms and windows ----------------------------------------------------------------
+# --- Fourier transforms and windows -----------------------------------------------------------
 for _name, _ref in [("fft", np.fft.fft), ("ifft", np.fft.ifft), ("rfft", np.fft.rfft),
                     ("ihfft", np.fft.ihfft), ("fft2", np.fft.fft2), ("ifft2", np.fft.ifft2),
                     ("fftn", np.fft.fftn), ("ifftn", np.fft.ifftn), ("rfft2", np.fft.rfft2),

@@ -1410,8 +1410,10 @@ def _five_point(f, a, h=1e-3):
 
 
 _F16_FFT = "float16 transforms compute in complex64: checked in tests/test_special.py"
-_BESSEL = (("BesselI0", "bessel_i0", "i0", N((2, 3))), ("BesselI0e", "bessel_i0e", "i0e", N((2, 3))),
-           ("BesselI1", "bessel_i1", "i1", N((2, 3))), ("BesselI1e", "bessel_i1e", "i1e", N((2, 3))),
+_BESSEL = (("BesselI0", "bessel_i0", "i0", N((2, 3))),
+           ("BesselI0e", "bessel_i0e", "i0e", N((2, 3))),
+           ("BesselI1", "bessel_i1", "i1", N((2, 3))),
+           ("BesselI1e", "bessel_i1e", "i1e", N((2, 3))),
            ("BesselJ0", "bessel_j0", "j0", N((2, 3))), ("BesselJ1", "bessel_j1", "j1", N((2, 3))),
            ("BesselY0", "bessel_y0", "y0", U(0.5, 3.0, (2, 3))),
            ("BesselY1", "bessel_y1", "y1", U(0.5, 3.0, (2, 3))),

@@ -43,7 +43,7 @@ def _eye_like(x: Tensor, n: int) -> Tensor:
     return F.cast(F.eye(n, n, x.dtype), x.dtype)
 
 
-# --- QR -------------------------------------------------------------------------------------------
+# --- QR ---------------------------------------------------------------------------------------
 def qr(input: Any, mode: str = "reduced") -> tuple:  # noqa: A002
     """``(Q, R)`` with ``input = Q R``, Q with orthonormal columns and R upper triangular:
     ``mode='reduced'`` gives Q (m, k), R (k, n) with k = min(m, n); ``'complete'`` gives
@@ -132,7 +132,7 @@ def ormqr(input: Any, tau: Any, other: Any, left: bool = True,  # noqa: A002
     return c if left else _mT(c)
 
 
-# --- eigenvalues ----------------------------------------------------------------------------------
+# --- eigenvalues ------------------------------------------------------------------------------
 def eig(A: Any) -> tuple:
     """The eigenvalues and right eigenvectors (columns, unit norm) of a square matrix, both
     complex (complex64 for float32 input). Values only: no gradient."""
@@ -146,7 +146,7 @@ def eigvals(A: Any) -> Tensor:
     return DC.eig(x, vectors=False)[0]
 
 
-# --- inverses and solves ------------------------------------------------------------------------------
+# --- inverses and solves ----------------------------------------------------------------------
 @_composite
 def pinv(x: Any, *, atol: Any = None, rtol: Any = None, hermitian: bool = False) -> Tensor:
     """The Moore-Penrose pseudo-inverse from the SVD, singular values at or below
@@ -224,7 +224,7 @@ def log_matrix_determinant(input: Any) -> tuple:  # noqa: A002
     return slogdet(input)
 
 
-# --- the matrix exponential --------------------------------------------------------------------------
+# --- the matrix exponential -------------------------------------------------------------------
 # Pade (13, 13) coefficients of exp (Higham 2005), with scaling and squaring
 _PADE13 = (64764752532480000., 32382376266240000., 7771770303897600., 1187353796428800.,
            129060195264000., 10559470521600., 670442572800., 33522128640., 1323241920.,
@@ -258,7 +258,7 @@ def matrix_exp(input: Any) -> Tensor:  # noqa: A002
     return r
 
 
-# --- norms --------------------------------------------------------------------------------------------
+# --- norms ------------------------------------------------------------------------------------
 @_composite
 def matrix_norm(A: Any, ord: Any = "fro", axis: tuple = (-2, -1),  # noqa: A002
                 keepdims: bool = False, *, dtype: Any = None) -> Tensor:
@@ -275,7 +275,7 @@ def matrix_norm(A: Any, ord: Any = "fro", axis: tuple = (-2, -1),  # noqa: A002
     return F.norm(A, ord, tuple(axis), keepdims, dtype=dtype)
 
 
-# --- LU ------------------------------------------------------------------------------------------------
+# --- LU ---------------------------------------------------------------------------------------
 def _permutation(pivots: np.ndarray, m: int) -> np.ndarray:
     """The permutation matrices P of LAPACK's 1-based row swaps (``A = P L U``)."""
     batch = pivots.shape[:-1]

@@ -141,7 +141,7 @@ def _c2r(input: Any, s: Any, dim: Any, norm: Any, op: str, default: Any = None) 
     return FT.irfft(x, axes=axes, n=last, norm=nm)
 
 
-# --- the transforms --------------------------------------------------------------------------------
+# --- the transforms ---------------------------------------------------------------------------
 def fft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:  # noqa: A002
     """The 1-D discrete Fourier transform along ``dim`` (length ``n``: cropped or padded)."""
     return _c2c(input, _n(n, "fft"), dim, norm, "fft", False)
@@ -152,12 +152,14 @@ def ifft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor: 
     return _c2c(input, _n(n, "ifft"), dim, norm, "ifft", True)
 
 
-def fft2(input: Any, s: Any = None, dim: tuple = (-2, -1), norm: Any = None) -> Tensor:  # noqa: A002
+def fft2(input: Any, s: Any = None, dim: tuple = (-2, -1),  # noqa: A002
+         norm: Any = None) -> Tensor:
     """The 2-D discrete Fourier transform over ``dim``."""
     return _c2c(input, s, dim, norm, "fft2", False)
 
 
-def ifft2(input: Any, s: Any = None, dim: tuple = (-2, -1), norm: Any = None) -> Tensor:  # noqa: A002
+def ifft2(input: Any, s: Any = None, dim: tuple = (-2, -1),  # noqa: A002
+         norm: Any = None) -> Tensor:
     """The inverse of ``fft2``."""
     return _c2c(input, s, dim, norm, "ifft2", True)
 
@@ -183,12 +185,14 @@ def irfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     return _c2r(input, _n(n, "irfft"), dim, norm, "irfft")
 
 
-def rfft2(input: Any, s: Any = None, dim: tuple = (-2, -1), norm: Any = None) -> Tensor:  # noqa: A002
+def rfft2(input: Any, s: Any = None, dim: tuple = (-2, -1),  # noqa: A002
+         norm: Any = None) -> Tensor:
     """The 2-D transform of a real signal (half of the last axis)."""
     return _r2c(input, s, dim, norm, "rfft2")
 
 
-def irfft2(input: Any, s: Any = None, dim: tuple = (-2, -1), norm: Any = None) -> Tensor:  # noqa: A002
+def irfft2(input: Any, s: Any = None, dim: tuple = (-2, -1),  # noqa: A002
+         norm: Any = None) -> Tensor:
     """The inverse of ``rfft2``."""
     return _c2r(input, s, dim, norm, "irfft2")
 
@@ -224,12 +228,14 @@ def ihfft(input: Any, n: Any = None, dim: int = -1, norm: Any = None) -> Tensor:
     return _ihermitian(input, _n(n, "ihfft"), dim, norm, "ihfft")
 
 
-def hfft2(input: Any, s: Any = None, dim: tuple = (-2, -1), norm: Any = None) -> Tensor:  # noqa: A002
+def hfft2(input: Any, s: Any = None, dim: tuple = (-2, -1),  # noqa: A002
+         norm: Any = None) -> Tensor:
     """The 2-D ``hfft``."""
     return _hermitian(input, s, dim, norm, "hfft2")
 
 
-def ihfft2(input: Any, s: Any = None, dim: tuple = (-2, -1), norm: Any = None) -> Tensor:  # noqa: A002
+def ihfft2(input: Any, s: Any = None, dim: tuple = (-2, -1),  # noqa: A002
+         norm: Any = None) -> Tensor:
     """The 2-D ``ihfft``."""
     return _ihermitian(input, s, dim, norm, "ihfft2")
 
@@ -244,7 +250,7 @@ def ihfftn(input: Any, s: Any = None, dim: Any = None, norm: Any = None) -> Tens
     return _ihermitian(input, s, dim, norm, "ihfftn")
 
 
-# --- frequencies and shifts ------------------------------------------------------------------------
+# --- frequencies and shifts -------------------------------------------------------------------
 def _float_dtype(dtype: Any, op: str, default: Any = mstype.float32) -> Any:
     dt = default if dtype is None else dtype
     if not isinstance(dt, mstype.DType) or np.dtype(dt.np_dtype).kind != "f":

@@ -48,7 +48,7 @@ def _number_value(v: Any, op: str, arg: str) -> Any:
     return _scalar_value(v, op, arg)
 
 
-# --- bands and diagonals --------------------------------------------------------------------------
+# --- bands and diagonals ----------------------------------------------------------------------
 @_composite
 def matrix_band_part(x: Any, lower: Any, upper: Any) -> Tensor:
     """``x`` with every element outside the band ``-lower <= j - i <= upper`` set to 0 (a

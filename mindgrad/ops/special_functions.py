@@ -132,7 +132,7 @@ def zeta(input: Any, other: Any) -> Tensor:  # noqa: A002
     return SP.zeta(s, q)
 
 
-# --- Bessel functions -----------------------------------------------------------------------------
+# --- Bessel functions -------------------------------------------------------------------------
 bessel_i0 = _unary_special(SP.bessel_i0, "bessel_i0", "x")
 bessel_i0e = _unary_special(SP.bessel_i0e, "bessel_i0e", "x")
 bessel_i1 = _unary_special(SP.bessel_i1, "bessel_i1", "x")

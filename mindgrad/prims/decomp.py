@@ -74,7 +74,8 @@ def _qr_vjp_all(g, ans, a, complete):
     # wide: A = [X | Y] with X = Q R1 square, R2 = Q^T Y
     idx_x = (Ellipsis, slice(0, m))
     idx_y = (Ellipsis, slice(m, n))
-    r1, gr1, gr2 = G.getitem(r, index=idx_x), G.getitem(gr, index=idx_x), G.getitem(gr, index=idx_y)
+    r1, gr1 = G.getitem(r, index=idx_x), G.getitem(gr, index=idx_x)
+    gr2 = G.getitem(gr, index=idx_y)
     y = G.getitem(a, index=idx_y)
     gx = _square_vjp(A.add(gq, matmul(y, swap_last(gr2))), gr1, q, r1)
     gy = matmul(q, gr2)
