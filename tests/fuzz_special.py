@@ -196,3 +196,58 @@ for _name in ("hamming_window", "hann_window", "kaiser_window"):
     spec(_name, lambda rng: [("int", None, 5), ("bool", None, True)], out="")
 spec("stft", lambda rng: [("tensor", None, _arr(rng, (2, 16), np.float32)), ("int", None, 4),
                           ("bool", "return_complex", True)], out="")
+
+
+# --- operator classes configured differently from their functions (ops/special_ops.py) -------
+_CALLS = {"Qr": ("qr",), "Eig": ("eig", "eigvals"), "Lstsq": ("lstsq", "pinv"),
+          "LuUnpack": ("lu_unpack",), "Ormqr": ("ormqr",), "Renorm": ("renorm",),
+          "MatrixDiagV3": ("matrix_diag",), "MatrixDiagPartV3": ("matrix_diag_part",),
+          "MatrixSetDiagV3": ("matrix_set_diag",), "BartlettWindow": ("bartlett_window",),
+          "BlackmanWindow": ("blackman_window",), "HammingWindow": ("hamming_window",),
+          "ComplexAbs": ("abs",), "ConjugateTranspose": ("transpose", "conj"),
+          "STFT": ("stft",)}
+
+
+def _class(cls_name: str, init: tuple, make, ref=None, out: str = "") -> None:
+    """The operator class ``cls_name`` made with ``init``; its errors may name the function
+    it calls."""
+    cls = getattr(FZ.ops, cls_name)
+
+    def call(*args, **kwargs):
+        return cls(*init)(*args, **kwargs)
+
+    call.__name__ = cls_name
+    FZ.SPECS.append(FZ.Spec(cls_name, call, make, ref, out=out, int_ok=False,
+                            names=_CALLS.get(cls_name, ())))
+
+
+_class("Qr", (False,), lambda rng: [("tensor", None, _mat(rng, 4, 3))],
+       lambda x: np.linalg.qr(x), out="float")
+_class("Eig", (True,), lambda rng: [("tensor", None, _well(rng))])
+_class("Lstsq", (), lambda rng: (lambda a: [("tensor", None, a), ("tensor", None, _arr(
+    rng, (4, 2), a.dtype))])(_mat(rng, 4, 3)))
+_class("LuUnpack", (), lambda rng: [("tensor", None, _well(rng)),
+                                    ("tensor", None, np.array([2, 2, 3], np.int32))])
+_class("Ormqr", (True, False), lambda rng: (lambda a: [
+    ("tensor", None, a), ("tensor", None, _arr(rng, (3,), a.dtype)),
+    ("tensor", None, _arr(rng, (3, 2), a.dtype))])(_mat(rng, 3, 3)))
+_class("Renorm", (2, 0, 1.0), lambda rng: [("tensor", None, _mat(rng, 3, 4))])
+_class("MatrixDiagV3", (), lambda rng: [("tensor", None, _arr(rng, (3,))), ("int", None, 0),
+                                        ("int", None, 3), ("int", None, 3),
+                                        ("float", None, 0.0)])
+_class("MatrixDiagPartV3", (), lambda rng: [("tensor", None, _mat(rng, 3, 4)),
+                                            ("int", None, 0), ("float", None, 0.0)])
+_class("MatrixSetDiagV3", (), lambda rng: (lambda x: [
+    ("tensor", None, x), ("tensor", None, _arr(rng, (3,), x.dtype)), ("int", None, 0)])(
+    _mat(rng, 3, 4)))
+_class("BartlettWindow", (), lambda rng: [("tensor", None, np.array(5, np.int32))])
+_class("BlackmanWindow", (), lambda rng: [("tensor", None, np.array(5, np.int32))])
+_class("HammingWindow", (), lambda rng: [("tensor", None, np.array([5], np.int32))])
+_class("ComplexAbs", (), lambda rng: [("tensor", None, (_arr(rng, (2, 3), np.float32)
+                                                        + 1j * _arr(rng, (2, 3), np.float32)
+                                                        ).astype(np.complex64))])
+_class("ConjugateTranspose", (), lambda rng: [("tensor", None, _mat(rng, 2, 3)),
+                                              ("shape", None, (1, 0))])
+_class("STFT", (8, 2, 8, False, True, True), lambda rng: [
+    ("tensor", None, _arr(rng, (2, 20), np.float32)),
+    ("tensor", None, _arr(rng, (8,), np.float32))])

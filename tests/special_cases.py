@@ -359,4 +359,45 @@ FFT = [
          [_r(375, (16,))]),
 ]
 
-CASES = SPECIAL + ELEMENTWISE + LINALG + FFT
+
+def _P(name, *init):
+    """A call of the operator class ``ops.<name>(*init)``."""
+    return lambda ms, ops, *xs: getattr(ops, name)(*init)(*xs)
+
+
+OP_CLASSES = [
+    Case("Qr_class", _P("Qr"), [A43], (0,)),
+    Case("Qr_full", _P("Qr", True), [A43]),
+    Case("Eig_values", lambda ms, ops, a: ops.view_as_real(ops.Eig()(a)[0]), [EIG]),
+    Case("Eig_vectors", lambda ms, ops, a: ops.abs(ops.Eig(True)(a)[1]), [EIG]),
+    Case("Lstsq_class", _P("Lstsq"), [A43, B42]),
+    Case("Lstsq_l2", _P("Lstsq", True, 0.5), [A43, B42]),
+    Case("LuUnpack_class", _P("LuUnpack"), [A33, PIV]),
+    Case("Ormqr_class_f64", _P("Ormqr", False, True),
+         [_r(342, (3, 3)).astype(np.float64), _r(343, (3,)).astype(np.float64),
+          _r(380, (2, 3)).astype(np.float64)]),
+    Case("Renorm_class", _P("Renorm", 2, 0, 1.0), [A43 * 2], (0,)),
+    Case("MatrixDiagV3", lambda ms, ops, x: ops.MatrixDiagV3()(
+        x, ms.Tensor(1, ms.int32), ms.Tensor(4, ms.int32), ms.Tensor(4, ms.int32),
+        ms.Tensor(0.5, ms.float32)), [_r(381, (3,))], (0,)),
+    Case("MatrixDiagPartV3", lambda ms, ops, x: ops.MatrixDiagPartV3()(
+        x, ms.Tensor(1, ms.int32), ms.Tensor(0.0, ms.float32)), [A34], (0,)),
+    Case("MatrixSetDiagV3", lambda ms, ops, x, d: ops.MatrixSetDiagV3()(
+        x, d, ms.Tensor(0, ms.int32)), [A34, _r(382, (3,))], (0, 1)),
+    Case("BartlettWindow", lambda ms, ops: ops.BartlettWindow()(ms.Tensor(6, ms.int32)), []),
+    Case("BlackmanWindow_f64", lambda ms, ops: ops.BlackmanWindow(False, ms.float64)(
+        ms.Tensor(5, ms.int32)), []),
+    Case("HammingWindow", lambda ms, ops: ops.HammingWindow()(
+        ms.Tensor(np.array([5], np.int32))), []),
+    Case("ComplexAbs", lambda ms, ops, a, b: ops.ComplexAbs()(ops.Complex()(a, b)), [X, XB],
+         (0, 1)),
+    Case("ConjugateTranspose", lambda ms, ops, a, b: ops.view_as_real(
+        ops.ConjugateTranspose()(ops.Complex()(a, b), (1, 0))), [X, XB], (0, 1)),
+    Case("STFT_class", lambda ms, ops, x, w: ops.view_as_real(
+        ops.STFT(8, 2, 8, False, True, True)(x, w)), [_r(383, (2, 20)), _r(384, (8,))]),
+    Case("Polygamma_class", lambda ms, ops, x: ops.Polygamma()(ms.Tensor(1), x), [POS], (0,)),
+    Case("MatrixSolve_adjoint", _P("MatrixSolve", True), [A33, B32], (0, 1)),
+    Case("CholeskySolve_class", _P("CholeskySolve"), [B32, LOW], (0, 1)),
+]
+
+CASES = SPECIAL + ELEMENTWISE + LINALG + FFT + OP_CLASSES

@@ -41,6 +41,12 @@ from .decompositions import *  # noqa: F401,F403,E402
 from .fft_functions import *  # noqa: F401,F403,E402
 from .matrix_functions import *  # noqa: F401,F403,E402
 from .special_functions import *  # noqa: F401,F403,E402
+from . import special_ops  # noqa: E402
+from .special_ops import *  # noqa: F401,F403,E402
+for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.operations too
+    setattr(operations, _name, getattr(special_ops, _name))
+    if _name not in operations.__all__:
+        operations.__all__.append(_name)
 from . import families, names, tensor_methods  # noqa: E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
@@ -83,5 +89,6 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *layer_functions.__all__, *loss_functions.__all__,
                   *pooling_functions.__all__, *volume_functions.__all__,
                   *special_functions.__all__, *decompositions.__all__,
-                  *matrix_functions.__all__, *fft_functions.__all__})
+                  *matrix_functions.__all__, *fft_functions.__all__,
+                  *special_ops.__all__})
 names.each_row(_publish)

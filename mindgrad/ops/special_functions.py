@@ -371,4 +371,4 @@ __all__ = ["lgamma", "digamma", "polygamma", "mvlgamma", "igamma", "igammac", "z
            "bessel_y1", "gcd", "lcm", "bitwise_left_shift", "bitwise_right_shift", "invert",
            "population_count", "truncate_div", "truncate_mod", "nextafter", "xdivy", "ldexp",
            "float_power_ext", "approximate_equal", "is_nonzero", "real", "imag", "conj",
-           "angle", "isreal", "polar", "view_as_real", "Complex"]
+           "angle", "isreal", "polar", "view_as_real"]
