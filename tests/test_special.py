@@ -224,6 +224,10 @@ GRAD_CASES = {
     "rfft2_hfft": (lambda x: ops.hfft(ops.rfft2(x), dim=0), [_f64(20, 3, 4)]),
     "ihfftn": (lambda x: ops.view_as_real(ops.ihfftn(x, norm="forward")), [_f64(21, 2, 5)]),
     "fftshift": (lambda x: ops.fftshift(x) * ops.ifftshift(x, 1), [_f64(22, 3, 4)]),
+    "ihfft_hfft2": (lambda x: ops.view_as_real(ops.ihfft(x)) * 2
+                    + ops.hfft2(ops.ihfft2(x), (3, 6)).sum(), [_f64(49, 3, 6)]),
+    "stft": (lambda x, w: ops.stft(x, 4, 2, window=w, normalized=True, return_complex=False),
+             [_f64(50, 2, 12), _f64(51, 4)]),
     "qr": (lambda x: ops.qr(x)[0] * 2 + ops.qr(x)[1].sum(), [_f64(23, 4, 3)]),
     "pinv": (lambda x: ops.pinv(x), [_f64(24, 3, 4)]),
     "lstsq": (lambda a, b: ops.lstsq(a, b), [_f64(25, 4, 3), _f64(26, 4, 2)]),

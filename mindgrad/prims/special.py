@@ -149,7 +149,12 @@ def _igamma_da_impl(a, x, order):
         b = as_ + n + 1
         f = (as_ + n) * lx - xs - sp.gammaln(b)
         derivs = [lx - sp.digamma(b)] + [-sp.polygamma(j - 1, b) for j in range(2, order + 1)]
-        total = total + xp.exp(f) * _bell(derivs, xp.add, xp.multiply)
+        term = xp.exp(f) * _bell(derivs, xp.add, xp.multiply)
+        total = total + term
+        # past the peak of the terms (n > x) they shrink geometrically: stop when they no
+        # longer change the sum
+        if n > top and float(xp.abs(term).max()) <= 1e-17 * float(xp.abs(total).max()):
+            break
     out = xp.where(ok, total, xp.nan)
     return out.astype(dt) if dt.kind == "f" else out
 
