@@ -47,12 +47,13 @@ def _norm(norm: Any, op: str) -> str:
 
 
 def _as_complex(x: Tensor) -> Tensor:
+    """A complex tensor, or a float32 / float64 one (the transforms take real input as the
+    complex numbers with imaginary part 0)."""
     if x._data.dtype.kind == "c":
         return x
     if x._data.dtype.kind != "f" or x._data.dtype == np.float16:
         x = F.cast(x, mstype.float32)
-    # as a Complex of (x, 0): its reverse rule takes the real part of the cotangent
-    return FT.complex_(x, F.zeros_like(x))
+    return x
 
 
 def _as_real(x: Tensor, op: str) -> Tensor:
@@ -128,6 +129,8 @@ def _r2c(input: Any, s: Any, dim: Any, norm: Any, op: str, default: Any = None) 
 
 def _c2r(input: Any, s: Any, dim: Any, norm: Any, op: str, default: Any = None) -> Tensor:
     x = _as_complex(_input(input, op))
+    if x._data.dtype.kind != "c":  # (the half-spectrum's reverse rule gives complex)
+        x = FT.complex_(x, 0.0)
     axes, sizes = _dims(dim, s, x.shape, op, default)
     nm = _norm(norm, op)
     last = sizes[-1] if sizes[-1] is not None else 2 * (x.shape[axes[-1]] - 1)

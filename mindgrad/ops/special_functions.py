@@ -354,7 +354,7 @@ def view_as_real(input: Any) -> Tensor:  # noqa: A002
     if not _is_complex(t):
         raise TypeError(f"For 'view_as_real', 'input' must be a complex Tensor, but got "
                         f"{t.dtype}.")
-    return F.stack([FT.real(t), FT.imag(t)], -1)
+    return FT.view_as_real(t)
 
 
 class Complex(PrimitiveOp):

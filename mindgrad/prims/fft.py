@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core.primitive import Primitive
 from ..core.tensor import Tensor
+from . import getitem as G
 from . import indexing as IX
 from . import structural as S
 from . import unary as U
@@ -42,14 +43,15 @@ def real_dtype(dt: Any) -> np.dtype:
 # --- complex parts ---------------------------------------------------------------------------
 def _complex_impl(re, im):
     xp = xp_of(re)
-    out = xp.empty(np.broadcast_shapes(re.shape, im.shape), complex_dtype(re.dtype))
+    out = xp.empty(np.broadcast_shapes(re.shape, np.shape(im)), complex_dtype(re.dtype))
     out.real, out.imag = re, im
     return out
 
 
 complex_ = Primitive("Complex", _complex_impl)
-real = Primitive("Real", lambda z: xp_of(z).ascontiguousarray(z.real))
-imag = Primitive("Imag", lambda z: xp_of(z).ascontiguousarray(z.imag))
+# the parts as views of the complex array (no copy)
+real = Primitive("Real", lambda z: z.real)
+imag = Primitive("Imag", lambda z: z.imag)
 conj = Primitive("Conj", lambda z: xp_of(z).conj(z))
 
 
@@ -90,6 +92,23 @@ for _p in (real, imag, conj):
     _p.taylor = S.linear(_p)
 
 
+def _view_as_real_impl(z):
+    # a fresh array (not a view: a result never shares memory with its operand)
+    xp = xp_of(z)
+    out = xp.empty(z.shape + (2,), real_dtype(z.dtype))
+    out[..., 0], out[..., 1] = z.real, z.imag
+    return out
+
+
+# complex (...) -> real (..., 2): one pass each way (a stack of the parts would take three)
+view_as_real = Primitive("ViewAsReal", _view_as_real_impl)
+view_as_real.vjp = (lambda g, ans, z: complex_(G.getitem(g, index=(Ellipsis, 0)),
+                                               G.getitem(g, index=(Ellipsis, 1))),)
+view_as_real.jvp = (lambda t, ans, z: view_as_real(t),)
+view_as_real.taylor = S.linear(view_as_real)
+view_as_real.batch = lambda args, dims: (view_as_real(S.to_front(args[0], dims[0])), 0)
+
+
 # |z| of a complex z: its forward rule is Re(conj(z / |z|) dz), which needs Real and Conj
 # (defined here); its reverse rule, g z / |z|, is the real one's already.
 _abs_real_jvp = U.abs_.jvp[0]
@@ -106,9 +125,21 @@ U.abs_.jvp = (_abs_jvp,)
 
 # --- transforms -------------------------------------------------------------------------------
 def _fft_impl(z, axes, inverse, norm):
+    # z complex, or real (float32 / float64: its complex transform, without first making
+    # a complex copy)
     xp = xp_of(z)
-    f = xp.fft.ifftn if inverse else xp.fft.fftn
-    return f(z, axes=axes, norm=norm).astype(complex_dtype(z.dtype), copy=False)
+    if len(axes) == 1:
+        f = xp.fft.ifft if inverse else xp.fft.fft
+        out = f(z, axis=axes[0], norm=norm)
+    else:
+        f = xp.fft.ifftn if inverse else xp.fft.fftn
+        out = f(z, axes=axes, norm=norm)
+    return out.astype(complex_dtype(z.dtype), copy=False)
+
+
+def _fft_vjp(g, ans, z, axes, inverse, norm):
+    ct = fft(g, axes=axes, inverse=not inverse, norm=DUAL[norm])
+    return real(ct) if S.dtype_of(z).kind != "c" else ct
 
 
 def _rfft_impl(x, axes, norm):
@@ -163,8 +194,7 @@ def _irfft_vjp(g, ans, z, axes, n, norm):
     return S.mul(half, Tensor._wrap(xp_of(half._data).asarray(w)))
 
 
-fft.vjp = (lambda g, ans, z, axes, inverse, norm:
-           fft(g, axes=axes, inverse=not inverse, norm=DUAL[norm]),)
+fft.vjp = (_fft_vjp,)
 fft.jvp = (lambda t, ans, z, axes, inverse, norm: fft(t, axes=axes, inverse=inverse, norm=norm),)
 rfft.vjp = (_rfft_vjp,)
 rfft.jvp = (lambda t, ans, x, axes, norm: rfft(t, axes=axes, norm=norm),)
