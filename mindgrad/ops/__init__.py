@@ -47,7 +47,7 @@ for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.opera
     setattr(operations, _name, getattr(special_ops, _name))
     if _name not in operations.__all__:
         operations.__all__.append(_name)
-from . import families, names, tensor_methods  # noqa: E402
+from . import families, names, tensor_methods  # noqa: F401,E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
 # the one step that links Tensor (which lives below ops) to the front end: its operators
