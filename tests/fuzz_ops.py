@@ -536,6 +536,9 @@ def _cls2(cls_name: str, make: Callable, n_init: int, ref: Callable | None = Non
     SPECS.append(Spec(cls_name, call, make, ref, names=names, out=out, int_ok=int_ok))
 
 
+# the special functions, decompositions and FFTs (their own table, tests/fuzz_special.py)
+import fuzz_special  # noqa: E402,F401
+
 # every operator class that is a function under another name (``Sin()(x)`` is ``sin(x)``)
 _DONE = {s.name for s in SPECS}
 for _c in sorted(ops.__all__):

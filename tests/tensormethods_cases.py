@@ -27,6 +27,11 @@ SRC = _r(307, (5,))
 ROW = _r(308, (3,))
 TIES = np.array([[3., 1., 3.], [-1., 5., -1.]], np.float32)
 
+def _spd3() -> np.ndarray:
+    a = _r(329, (3, 3)).astype(np.float64)
+    return (a @ a.T + 3 * np.eye(3)).astype(np.float32)
+
+
 CASES: list[Case] = [
     # --- in-place arithmetic (results and gradients) ------------------------------------
     Case("add_", lambda ms, ops, x, y: (x * 1).add_(y), [A, B], (0, 1)),
@@ -172,6 +177,39 @@ CASES: list[Case] = [
                                                   c.to_dense()))(x.to_csr()),
          [np.array([[0, 1.5, 0], [0, 0, 0], [2, 0, -1]], np.float32)], (0,)),
     Case("to_coo_1d_error", lambda ms, ops, x: x.to_coo(), [ROW]),
+    Case("conj", lambda ms, ops, x: x.conj(), [A], (0,)),
+    Case("qr_reduced", lambda ms, ops, x: x.qr()[1], [_r(321, (3, 2))]),
+    Case("qr_complete", lambda ms, ops, x: ops.abs(x.qr(False)[0]), [_r(321, (3, 2))]),
+    Case("qr_some_kw", lambda ms, ops, x: ops.abs(x.qr(some=False)[1]), [_r(321, (3, 2))]),
+    # the method forms of the special functions and matrix builders (values checked in
+    # their own suite): MindSpore's method arguments reach the functions
+    Case("method_lgamma_digamma", lambda ms, ops, x: x.lgamma() + x.digamma(), [POS], (0,)),
+    Case("method_mvlgamma", lambda ms, ops, x: (x + 2).mvlgamma(p=2), [POS], (0,)),
+    Case("method_erfinv_i0", lambda ms, ops, x: (x * 0.3).erfinv() + x.i0(), [A], (0,)),
+    Case("method_igamma", lambda ms, ops, a, x: a.igamma(x) + a.igammac(x * 2), [POS, POS],
+         (1,)),
+    Case("method_gcd_lcm", lambda ms, ops, a, b: a.gcd(b) + a.lcm(b),
+         [np.array([4, 6, 9], np.int32), np.array([6, 4, 3], np.int32)]),
+    Case("method_shifts_invert", lambda ms, ops, a: a.bitwise_left_shift(a).invert() +
+         a.bitwise_right_shift(1), [I4]),
+    Case("method_xdivy_ldexp", lambda ms, ops, x, y, e: x.xdivy(y) + x.ldexp(e),
+         [A, NZ, np.array([1, 0, 2], np.int32)], (0, 1)),
+    Case("method_approximate_equal", lambda ms, ops, x, y: x.approximate_equal(y, 0.5),
+         [A, A + 0.3 * B]),
+    Case("method_real_imag_isreal", lambda ms, ops, x: (x.real(), x.imag(), x.isreal()),
+         [A]),
+    Case("method_cov", lambda ms, ops, x: x.cov(correction=0), [A], (0,)),
+    Case("method_addbmm", lambda ms, ops, m, a, b: m.addbmm(a, b, beta=0.5, alpha=2),
+         [_r(322, (3, 4)), D, _r(323, (2, 4, 4))],
+         (0, 1, 2)),
+    Case("method_baddbmm", lambda ms, ops, m, a, b: m.baddbmm(a, b, beta=2, alpha=0.5),
+         [_r(324, (2, 3, 4)), D, _r(325, (2, 4, 4))], (0, 1, 2)),
+    Case("method_renorm", lambda ms, ops, x: x.renorm(2, 0, 1.0), [D], (0,)),
+    Case("method_lstsq", lambda ms, ops, b, a: b.lstsq(a), [_r(326, (4, 2)), _r(327, (4, 3))]),
+    Case("method_cholesky_solve", lambda ms, ops, b, l: b.cholesky_solve(l),
+         [_r(328, (3, 2)), np.linalg.cholesky(_spd3()).astype(np.float32)], (0,)),
+    Case("method_log_matrix_determinant", lambda ms, ops, x: x.log_matrix_determinant()[1],
+         [_spd3()], (0,)),
     # --- attributes -----------------------------------------------------------------------
     Case("stride", lambda ms, ops, x: ms.Tensor(x.stride()), [D]),
     Case("stride_dim", lambda ms, ops, x: ms.Tensor(x.stride(1)), [D]),

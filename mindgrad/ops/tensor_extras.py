@@ -391,6 +391,15 @@ def to_csr(self) -> Any:
                         F.gather_nd(self, Tensor(idx)), tuple(self.shape))
 
 
+def qr(self, some: bool = True) -> tuple:
+    """``(Q, R)`` of this matrix (or batch): the reduced factors when ``some``, else the
+    complete ones (``ops.qr`` with mode 'reduced' or 'complete')."""
+    if not isinstance(some, bool):
+        raise TypeError(f"For 'Tensor.qr', 'some' must be a bool, but got "
+                        f"{type(some).__name__}.")
+    return families.function("qr")(self, "reduced" if some else "complete")
+
+
 def _check_matrix(self: Tensor, op: str, exact: bool) -> None:
     if (self.ndim != 2) if exact else (self.ndim < 2):
         want = "only a 2-D Tensor is supported" if exact else "the rank must be >= 2"
@@ -428,7 +437,7 @@ METHODS = {"argmax_with_value": argmax_with_value, "argmin_with_value": argmin_w
            "log_normal": log_normal, "allclose": allclose, "take": take, "select": select,
            "where": where, "type": type_, "new_empty": new_empty, "resize": resize,
            "itemset": itemset, "contiguous": contiguous, "index_put": index_put, "inv": inv,
-           "reverse_sequence": reverse_sequence, "index_add": index_add, "to_coo": to_coo,
+           "reverse_sequence": reverse_sequence, "index_add": index_add, "to_coo": to_coo, "qr": qr,
            "to_csr": to_csr,
            "H": property(_H), "mH": property(_mH)}
 
