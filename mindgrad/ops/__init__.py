@@ -67,3 +67,7 @@ __all__ = sorted({*__all__, *pooling_functions.__all__})
 from . import volume_functions  # noqa: E402
 from .volume_functions import *  # noqa: E402,F401,F403
 __all__ = sorted({*__all__, *volume_functions.__all__})
+# resizing
+from . import resize_functions  # noqa: E402
+from .resize_functions import *  # noqa: E402,F401,F403
+__all__ = sorted({*__all__, *resize_functions.__all__})
