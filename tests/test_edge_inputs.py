@@ -3,6 +3,7 @@ clear error naming the op (values checked against the real MindSpore 2.10 CPU bu
 import numpy as np
 import pytest
 
+import mindgrad as ms
 from mindgrad import Tensor, ops
 
 
@@ -241,3 +242,33 @@ def test_scatter_with_no_index_leaves_the_input() -> None:
     none, nothing = Tensor(np.zeros((0, 1), np.int64)), Tensor(np.zeros((0, 3), np.float32))
     for fn in (ops.tensor_scatter_update, ops.tensor_scatter_add):
         np.testing.assert_array_equal(fn(x, none, nothing).asnumpy(), x.asnumpy())
+
+
+def test_vecdot_takes_tensors_and_large_ints_are_clear() -> None:
+    """MindSpore's vecdot takes Tensors only; a Python int beyond int64 beside an int64
+    Tensor was an unclear OverflowError. Products and sums of int64 wrap around."""
+    a = Tensor(np.array([-2 ** 63, 1], np.int64))
+    for other in (2 ** 63, 2.0, [1, 2], np.ones(2, np.int64)):
+        with pytest.raises(TypeError, match="For 'vecdot', 'x' and 'y' must be Tensors"):
+            ops.vecdot(a, other)
+        with pytest.raises(TypeError, match="For 'vecdot'"):
+            ops.vecdot(other, a)
+    assert int(ops.vecdot(a, Tensor(np.array([1, 1], np.int64)))) == -2 ** 63 + 1
+    assert int(ops.vecdot(a, Tensor(np.array([2, 3], np.int64)))) == 3  # -2**64 wraps to 0
+    with pytest.raises(ValueError, match="For 'float_power', 'exponent' 18446744073709551616 "
+                                         "is out of range"):
+        ops.float_power(a, 2 ** 64)
+
+
+def test_python_ints_beyond_int64() -> None:
+    """Ints from 2**63 up are uint64, as in NumPy and MindSpore (they wrapped to negative
+    int64 values); beyond uint64 a ValueError names Tensor."""
+    t = Tensor(2 ** 63)
+    assert t.dtype == ms.uint64 and int(t) == 2 ** 63
+    assert Tensor([2 ** 63, 2 ** 63 + 5]).dtype == ms.uint64
+    assert float(Tensor(2 ** 63, ms.float32)) == 2.0 ** 63
+    assert Tensor([1, 2 ** 63]).dtype == ms.float32  # mixed: float, as in MindSpore
+    assert Tensor(2 ** 63 - 1).dtype == ms.int64
+    for v in (2 ** 64, -2 ** 63 - 1):
+        with pytest.raises(ValueError, match="For 'Tensor', the int .* is out of the range"):
+            Tensor(v)

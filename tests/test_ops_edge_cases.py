@@ -467,6 +467,31 @@ def test_lerp_weight_is_a_float_or_tensor_and_keeps_the_inputs_dtype() -> None:
     np.testing.assert_array_equal(g.asnumpy(), [2.0, 4.0])
 
 
+def test_lerp_refuses_mixed_and_integer_dtypes_as_mindspore() -> None:
+    """MindSpore's Lerp wants ``input`` and ``end`` of one float dtype (no promotion) and a
+    float ``weight``; a weight Tensor of another float dtype is read in theirs."""
+    f16, f32, f64 = (T(np.array([1.0, 2.0], dt)) for dt in (np.float16, np.float32, np.float64))
+    for a, b in ((f32, f64), (f64, f32), (f16, f32), (f32, T(np.float64(2.0)))):
+        with pytest.raises(TypeError, match="For 'lerp', 'input' and 'end' must have the same "
+                                            "dtype"):
+            ops.lerp(a, b, 0.5)
+        with pytest.raises(TypeError, match="lerp"):
+            a.lerp(b, 0.5)
+    ints = T(np.array([1, 2], np.int32))
+    for a, b, name in ((ints, ints, "input"), (f32, ints, "end"),
+                       (T(np.array([True, False])), f32, "input")):
+        with pytest.raises(TypeError, match=f"For 'lerp', '{name}' must be a float"):
+            ops.lerp(a, b, 0.5)
+    for w in (ints, T(np.array([True, False]))):
+        with pytest.raises(TypeError, match="For 'lerp', 'weight' must be a float Tensor"):
+            ops.lerp(f32, f32, w)
+    r = ops.lerp(f16, f16 * 0, T(np.full(2, 0.5, np.float32)))
+    assert r.dtype == ms.float16
+    np.testing.assert_array_equal(r.asnumpy(), np.array([0.5, 1.0], np.float16))
+    # a Python number beside a Tensor takes the Tensor's dtype
+    assert ops.lerp(f32, 3.0, 0.5).dtype == ms.float32
+
+
 def test_heaviside_at_nan_and_inf() -> None:
     x = T(np.array([1.0, np.nan, -np.inf, np.inf, 0.0, -2.0], np.float32))
     r = ops.heaviside(x, T(np.full(6, 0.5, np.float32)))

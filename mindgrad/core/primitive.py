@@ -52,7 +52,9 @@ class Primitive:
         self.effect = effect  # random or stateful: never folded, merged or removed
         # What graph passes may assume of it (``graph/passes.py`` reads them; see
         # docs/ARCHITECTURE.md): "shape_only", "identity", "neutral", "commutative",
-        # "graph_identity", "value_shape", "guard", "weak_scalar".
+        # "graph_identity", "value_shape", "guard", "weak_scalar"; and the reverse pass
+        # (``ad/reverse.py``) reads "collective": run the reverse rule even when no
+        # cotangent reaches the outputs (every rank must run the same collectives).
         self.hints = hints or {}
         self.vjp: tuple | None = None
         self.vjp_all: Callable | None = None

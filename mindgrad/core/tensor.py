@@ -70,9 +70,16 @@ def _default_array(data: Any, xp) -> Any:
     arr = np.asarray(data)
     if arr.dtype == np.float64:
         arr = arr.astype(np.float32)
-    elif arr.dtype.kind in "iu":
+    elif arr.dtype.kind == "i":
         arr = arr.astype(np.int64)
+    elif arr.dtype.kind == "u":
+        # NumPy reads ints of 2**63 and above (all of them, none negative) as uint64, and so
+        # does MindSpore: made int64, they would wrap to negative values
+        arr = arr.astype(np.uint64)
     elif arr.dtype.kind not in "fb":
+        if isinstance(data, int):
+            raise ValueError(f"For 'Tensor', the int {data} is out of the range of int64 and "
+                             f"uint64.")
         raise TypeError(f"For 'Tensor', input_data must be a number, bool, list, tuple or "
                         f"numpy.ndarray, but got {type(data).__name__} holding {arr.dtype}")
     return xp.asarray(arr)

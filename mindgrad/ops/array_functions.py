@@ -160,7 +160,18 @@ def logaddexp(input: Any, other: Any) -> Tensor:
 
 @_composite
 def lerp(input: Any, end: Any, weight: Any) -> Tensor:
-    """``input + weight * (end - input)``."""
+    """``input + weight * (end - input)``. As in MindSpore, ``input`` and ``end`` are float
+    Tensors of one dtype (no promotion: float32 beside float64 is a TypeError), and a
+    ``weight`` Tensor of any float dtype is read in theirs."""
+    # (MindSpore's CPU kernel also lacks float64; mindgrad computes it)
+    tensors = [(t, n) for t, n in ((input, "input"), (end, "end")) if isinstance(t, Tensor)]
+    for t, n in tensors:
+        if t._data.dtype.kind != "f":
+            raise TypeError(f"For 'lerp', '{n}' must be a float16, float32 or float64 Tensor, "
+                            f"but got {t.dtype}.")
+    if len(tensors) == 2 and input.dtype != end.dtype:
+        raise TypeError(f"For 'lerp', 'input' and 'end' must have the same dtype, but got "
+                        f"{input.dtype} and {end.dtype}.")
     x, e = _floats(input, end, "lerp", "input", "end")
     # MindSpore takes a float or a Tensor here (an int, a bool or a sequence is refused),
     # and the result keeps the inputs' dtype whatever the weight Tensor's dtype is
@@ -169,8 +180,8 @@ def lerp(input: Any, end: Any, weight: Any) -> Tensor:
                         f"{type(weight).__name__}.")
     diff = F.sub(e, x)
     if isinstance(weight, Tensor):
-        if weight._data.dtype.kind not in "biuf":
-            raise TypeError(f"For 'lerp', 'weight' must be a real Tensor, but got "
+        if weight._data.dtype.kind != "f":
+            raise TypeError(f"For 'lerp', 'weight' must be a float Tensor, but got "
                             f"{weight.dtype}.")
         F._broadcast_shapes("lerp", ("input - end", diff), ("weight", weight))
         weight = F.cast(weight, diff.dtype)

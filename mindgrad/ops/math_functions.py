@@ -54,14 +54,24 @@ def _two(a: Any, b: Any, op: str, na: str = "input", nb: str = "other") -> tuple
         raise TypeError(f"For '{op}', '{na}' or '{nb}' must be a Tensor.")
     # a Python number takes the other operand's dtype (MindSpore's weak scalars)
     if not isinstance(x, Tensor):
-        x = Tensor(np.asarray(x, y._data.dtype))
+        x = _weak(x, y, op, na)
     if not isinstance(y, Tensor):
-        y = Tensor(np.asarray(y, x._data.dtype))
+        y = _weak(y, x, op, nb)
     dx, dy = x._data.dtype, y._data.dtype
     if dx != dy and dx.kind == dy.kind == "f":  # float32 with float64: both in float64
         wide = np.promote_types(dx, dy)
         x, y = F.cast(x, wide), F.cast(y, wide)
     return x, y
+
+
+def _weak(v: Any, other: Tensor, op: str, name: str) -> Tensor:
+    """The Python number ``v`` as a Tensor of ``other``'s dtype, or a ValueError naming the
+    op when it does not fit (2**63 beside an int64 Tensor)."""
+    try:
+        return Tensor(np.asarray(v, other._data.dtype))
+    except OverflowError:
+        raise ValueError(f"For '{op}', '{name}' {v!r} is out of range for the {other.dtype} "
+                         f"Tensor beside it.") from None
 
 
 def _floats2(a: Any, b: Any, op: str, na: str = "input", nb: str = "other") -> tuple:
@@ -303,7 +313,11 @@ def addr(x: Any, vec1: Any, vec2: Any, *, beta: Any = 1, alpha: Any = 1) -> Tens
 
 @_composite
 def vecdot(x: Any, y: Any, *, axis: int = -1) -> Tensor:
-    """The sum of ``x * y`` over ``axis`` (the two broadcast)."""
+    """The sum of ``x * y`` over ``axis`` (the two broadcast); as in MindSpore, both must be
+    Tensors. Integer products and sums wrap around as NumPy's (and MindSpore's) do."""
+    if not isinstance(x, Tensor) or not isinstance(y, Tensor):
+        raise TypeError(f"For 'vecdot', 'x' and 'y' must be Tensors, but got "
+                        f"{type(x).__name__} and {type(y).__name__}.")
     a, b = _two(x, y, "vecdot", "x", "y")
     shape = F._broadcast_shapes("vecdot", ("x", a), ("y", b))
     return F.reduce_sum(F.mul(a, b), F._axis(axis, len(shape), "vecdot"))

@@ -18,6 +18,7 @@ import numpy as np
 from ..core.tensor import Tensor
 from . import functional as F
 from . import pooling_functions as P
+from .functional import _composite
 
 # mode -> {rank: options it accepts}
 _SUPPORTED = {"nearest": {3: (), 4: (), 5: ("scale_factor",)},
@@ -64,6 +65,7 @@ def _positive_ints(v: Any, name: str) -> None:
                          f"them, but got {v!r}.")
 
 
+@_composite
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa: A002
                 mode: str = "nearest", align_corners: Any = None,
                 recompute_scale_factor: Any = None) -> Tensor:
@@ -121,10 +123,12 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
                          f"with the mode = {mode} and dim = {rank}D.")
     align = bool(align_corners)
     if mode == "area":
+        P.check_output_elements(input, tuple(size), "interpolate")
         fn = {3: P.adaptive_avg_pool1d, 4: P.adaptive_avg_pool2d, 5: P.adaptive_avg_pool3d}
         return fn[rank](input, size[0] if rank == 3 else tuple(size))
     if size is None:
         size = tuple(math.floor(n * s) for n, s in zip(input.shape[2:], scale_factor))
+    P.check_output_elements(input, tuple(size), "interpolate")
     scales = scale_factor or (None,) * (rank - 2)
     out = input
     for k, (m, s) in enumerate(zip(size, scales)):
@@ -132,6 +136,7 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
     return out
 
 
+@_composite
 def upsample(input: Any, size: Any = None, scale_factor: Any = None,  # noqa: A002
              mode: str = "nearest", align_corners: Any = None,
              recompute_scale_factor: Any = None) -> Tensor:

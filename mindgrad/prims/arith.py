@@ -195,7 +195,30 @@ _selection_rules(maximum, greater=True)
 minimum = Primitive("Minimum", _extremum_impl("Minimum", np.minimum, lambda v: (-math.inf, v)))
 _selection_rules(minimum, greater=False)
 
-floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", np.floor_divide), nondiff=True)
+def _floor_div_impl(x, y):
+    """NumPy's floor division, except for an integer or bool division by zero, where NumPy
+    gives 0 and MindSpore the quotient's limit: the dtype's largest value for a positive
+    dividend, its smallest for a negative one, 0 for 0 (so ``True // False`` is True)."""
+    out = np.floor_divide(x, y)  # (CuPy arrays take NumPy's ufuncs to their own)
+    kind = out.dtype.kind
+    if kind not in "iub":
+        return out
+    xp = xp_of(out)
+    zero = xp.equal(y, 0)
+    if not zero.any():
+        return out
+    if kind == "b":
+        hi, lo = True, False
+    else:
+        info = np.iinfo(out.dtype)
+        hi, lo = info.max, info.min
+    limit = xp.where(xp.greater(x, 0), xp.asarray(hi, out.dtype),
+                     xp.where(xp.less(x, 0), xp.asarray(lo, out.dtype),
+                              xp.zeros((), out.dtype)))
+    return xp.where(zero, limit, out)
+
+
+floor_div = Primitive("FloorDiv", checked_binary("FloorDiv", _floor_div_impl), nondiff=True)
 
 
 def _floor_quotient(x, y, ans):

@@ -2,17 +2,27 @@
 embedding and container Cells."""
 from .activation import (ELU, GELU, HSigmoid, HSwish, LeakyReLU, LogSoftmax, Mish,  # noqa: F401
                          ReLU, ReLU6, SiLU, Sigmoid, Softmax, Softplus, Tanh, get_activation)
+from .activation import (CELU, GLU, FastGelu, Hardtanh, HShrink, LogSigmoid,  # noqa: F401
+                         PReLU, RReLU, SeLU, Softmax2d, Softmin, Softsign, SoftShrink,
+                         Tanhshrink, Threshold)
 from .basic import Dense, Dropout, Flatten, Identity, MatMul  # noqa: F401
 from .container import CellDict, CellList, SequentialCell  # noqa: F401
 from .conv import Conv2d  # noqa: F401
 from .embedding import Embedding  # noqa: F401
 from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
+from .normalization import LRN, BatchNorm3d, GroupNorm, SyncBatchNorm  # noqa: F401
+from .misc_cells import (BiDense, ClipByNorm, Dropout1d, Dropout2d, Dropout3d,  # noqa: F401
+                         L1Regularizer, TimeDistributed)
 from .pooling import AvgPool2d, MaxPool2d  # noqa: F401
 
 __all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish", "ReLU", "ReLU6",
            "SiLU", "Sigmoid", "Softmax", "Softplus", "Tanh", "get_activation", "Dense", "Dropout",
            "Flatten", "Identity", "MatMul", "CellDict", "CellList", "SequentialCell", "Conv2d", "Embedding",
            "BatchNorm1d", "BatchNorm2d", "LayerNorm", "AvgPool2d", "MaxPool2d"]
+__all__ += ["CELU", "GLU", "FastGelu", "Hardtanh", "HShrink", "LogSigmoid", "PReLU", "RReLU",
+            "SeLU", "Softmax2d", "Softmin", "Softsign", "SoftShrink", "Tanhshrink", "Threshold",
+            "LRN", "BatchNorm3d", "GroupNorm", "SyncBatchNorm", "BiDense", "ClipByNorm",
+            "Dropout1d", "Dropout2d", "Dropout3d", "L1Regularizer", "TimeDistributed"]
 
 # recurrent layers and cells
 from . import rnns as _rnns  # noqa: E402

@@ -144,18 +144,26 @@ def einsum(equation: str, *operands: Any) -> Tensor:
     return LA.einsum(*ts, equation=eq)
 
 
-def _square_batch(x: Tensor, op: str) -> None:
+def _square_batch(x: Tensor, op: str, half: bool = True) -> None:
+    """Check for a (batch of) square float matrix; ``half``: whether float16 is accepted
+    (MindSpore's det and cholesky take it, its inverse does not)."""
     if x.ndim < 2 or x.shape[-1] != x.shape[-2]:
         raise ValueError(f"For '{op}', the input must be a (batch of) square matrix of shape "
                          f"(..., n, n), but got {list(x.shape)}.")
-    if x.dtype.np_dtype.kind != "f":
-        raise TypeError(f"For '{op}', the input must be a float Tensor, but got {x.dtype}.")
+    _float_matrix(x, op, half)
+
+
+def _float_matrix(x: Tensor, op: str, half: bool) -> None:
+    kind = x.dtype.np_dtype
+    if kind.kind != "f" or (kind == np.float16 and not half):
+        raise TypeError(f"For '{op}', the input must be a float32 or float64 Tensor"
+                        f"{' (or float16)' if half else ''}, but got {x.dtype}.")
 
 
 def inverse(input: Any) -> Tensor:
     """The inverse of a (batch of) square matrix."""
     x = _tensor(input, "inverse", "input")
-    _square_batch(x, "inverse")
+    _square_batch(x, "inverse", half=False)
     return LA.inverse(x)
 
 
@@ -174,7 +182,7 @@ def solve(a: Any, b: Any) -> Tensor:
     ``(..., n, k)``, batch dimensions broadcast."""
     a_ = _tensor(a, "solve", "a")
     b_ = _tensor(b, "solve", "b")
-    _square_batch(a_, "solve")
+    _square_batch(a_, "solve", half=False)
     n = a_.shape[-1]
     vector = b_.ndim == a_.ndim - 1 and b_.shape[-1:] == (n,)
     bm = reshape(b_, b_.shape + (1,)) if vector else b_
@@ -216,8 +224,7 @@ def svd(input: Any, full_matrices: bool = False, compute_uv: bool = True) -> Any
     if x.ndim < 2:
         raise ValueError(f"For 'svd', the input must be a (batch of) matrix of shape (..., m, n), "
                          f"but got {list(x.shape)}.")
-    if x.dtype.np_dtype.kind != "f":
-        raise TypeError(f"For 'svd', the input must be a float Tensor, but got {x.dtype}.")
+    _float_matrix(x, "svd", half=False)
     if not compute_uv:
         return LA.svdvals(x)
     return LA.svd(x, full_matrices=_flag(full_matrices, "svd", "full_matrices"))

@@ -404,6 +404,8 @@ def _matrix_norm(x: Tensor, ord: Any, row: int, col: int, keep: bool) -> Tensor:
     if ord in ("nuc", 2, -2):
         # the singular values of the matrices (row, col), moved to the last two axes
         perm = tuple(i for i in range(x.ndim) if i not in (row, col)) + (row, col)
+        if S.dtype_of(x) == np.float16:
+            x = cast(x, np.float32)  # MindSpore's SVD norms of float16 come out in float32
         sv = LA.svdvals(S.transpose(x, perm=perm) if perm != tuple(range(x.ndim)) else x)
         last = (sv.ndim - 1,)
         reduce = {"nuc": R.reduce_sum, 2: R.reduce_max, -2: R.reduce_min}[ord]
