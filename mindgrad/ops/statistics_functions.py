@@ -20,7 +20,6 @@ from ..core.tensor import Tensor
 from ..prims import indexing as IX
 from ..prims.random import draw, multinomial_p
 from ..prims import structural as S
-from . import array_functions as AF
 from . import functional as F
 from . import random_ops as R
 from . import sorting
