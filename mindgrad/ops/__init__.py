@@ -92,3 +92,8 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *matrix_functions.__all__, *fft_functions.__all__,
                   *special_ops.__all__})
 names.each_row(_publish)
+
+# resizing
+from . import resize_functions  # noqa: E402
+from .resize_functions import *  # noqa: E402,F401,F403
+__all__ = sorted({*__all__, *resize_functions.__all__})
