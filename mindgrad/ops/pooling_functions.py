@@ -1,7 +1,7 @@
-"""MindSpore's 1-D, adaptive and power-average pooling functions and pixel shuffling:
+"""MindSpore's 1-D, adaptive and power-average pooling functions:
 ``ops.avg_pool1d``, ``ops.max_pool1d``-style helpers for the layers, ``adaptive_avg_pool1d``,
 ``adaptive_max_pool1d``, ``adaptive_avg_pool2d``, ``adaptive_max_pool2d``, ``lp_pool1d``,
-``lp_pool2d``, ``pixel_shuffle`` and ``pixel_unshuffle``.
+``lp_pool2d``, and pixel shuffling (``pixel_shuffle``, ``pixel_unshuffle``).
 
 Each is a composition of differentiable operators: the 1-D pools are the 2-D ones over a
 height of one; adaptive windows ``[floor(i n / out), ceil((i + 1) n / out))`` are reduced one
@@ -132,6 +132,7 @@ def _adaptive_1d_checks(x: Any, output_size: Any, op: str) -> Tensor:
     return x
 
 
+@_composite
 def adaptive_avg_pool1d(input: Any, output_size: int) -> Tensor:  # noqa: A002
     """Mean of ``(N, C, L)`` over ``output_size`` equal windows (``L`` must be divisible by
     ``output_size``, as MindSpore requires)."""
@@ -139,6 +140,7 @@ def adaptive_avg_pool1d(input: Any, output_size: int) -> Tensor:  # noqa: A002
     return _adaptive_axis(x, 2, output_size, "mean")
 
 
+@_composite
 def adaptive_max_pool1d(input: Any, output_size: int) -> Tensor:  # noqa: A002
     """Maximum of ``(N, C, L)`` over ``output_size`` equal windows."""
     x = _adaptive_1d_checks(input, output_size, "adaptive_max_pool1d")
@@ -157,10 +159,32 @@ def _sizes(output_size: Any, x: Tensor, n: int, op: str) -> tuple:
         if s is not None and (isinstance(s, bool) or not isinstance(s, int) or s < 1):
             raise ValueError(f"For '{op}', the values of 'output_size' must be positive ints "
                              f"or None, but got {output_size!r}.")
+    check_output_elements(x, sizes, op)
     if x.ndim not in (n + 1, n + 2):
         raise ValueError(f"For '{op}', the input must be {n + 1}-D or {n + 2}-D, but got "
                          f"shape {list(x.shape)}.")
     return sizes
+
+
+# a bound on the elements a resize or adaptive pool may make: an absurd size is an error,
+# not an exhausted machine
+MAX_ELEMENTS = 2 ** 28
+
+
+def check_output_elements(x: Tensor, sizes: tuple, op: str) -> None:
+    """Refuse output sizes whose result would exceed ``MAX_ELEMENTS`` elements, or an input
+    with an empty spatial axis."""
+    spatial = x.shape[x.ndim - len(sizes):]
+    if 0 in spatial:
+        raise ValueError(f"For '{op}', the spatial axes of the input must not be empty, but "
+                         f"got shape {list(x.shape)}.")
+    total = int(np.prod(x.shape[:x.ndim - len(sizes)], dtype=np.int64))
+    for s, n in zip(sizes, spatial):
+        total *= n if s is None else s
+    if total > MAX_ELEMENTS:
+        raise ValueError(f"For '{op}', the output sizes {tuple(sizes)} for an input of shape "
+                         f"{list(x.shape)} would make {total} elements, more than "
+                         f"{MAX_ELEMENTS}.")
 
 
 @_composite
