@@ -230,6 +230,11 @@ def test_layout_of_views_and_copies() -> None:
     assert c.is_contiguous()
     np.testing.assert_array_equal(c.asnumpy(), x.asnumpy().transpose(2, 0, 1))
     assert isinstance(x.data_ptr(), int)
+    store = x.untyped_storage()
+    assert store.nbytes() == 96 and store.data_ptr() == x.data_ptr()
+    assert store.device == "CPU" and store.dtype == ms.float32
+    if t.stride() == [1, 12, 4]:  # a view: the same memory underneath
+        assert t.untyped_storage().data_ptr() == store.data_ptr()
     with pytest.raises(IndexError, match="stride"):
         x.stride(3)
     b = x.get_bytes()

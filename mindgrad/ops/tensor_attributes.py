@@ -61,6 +61,44 @@ def data_ptr(self) -> int:
     return _address(self._data)
 
 
+class UntypedStorage:
+    """The memory under a tensor, counted in bytes whatever the dtype: the whole array that
+    the tensor's array is a view of (``Tensor.untyped_storage()``, ``Tensor.storage()``)."""
+
+    def __init__(self, array: Any, dtype: Any) -> None:
+        self._array = _root(array)
+        self.dtype = dtype
+
+    @property
+    def device(self) -> str:
+        return "CPU" if isinstance(self._array, np.ndarray) else "GPU"
+
+    def nbytes(self) -> int:
+        """The size in bytes."""
+        return int(self._array.nbytes)
+
+    def size(self) -> int:
+        """The size in elements of one byte: ``nbytes()``."""
+        return self.nbytes()
+
+    def element_size(self) -> int:
+        """One: the storage counts bytes."""
+        return 1
+
+    def data_ptr(self) -> int:
+        """The address of the first byte."""
+        return _address(self._array)
+
+    def is_shared(self) -> bool:
+        """Whether the memory is shared between processes: never here."""
+        return False
+
+
+def untyped_storage(self) -> UntypedStorage:
+    """The memory under this tensor (the whole array it may be a view of), in bytes."""
+    return UntypedStorage(self._data, self.dtype)
+
+
 def get_bytes(self) -> bytes:
     """The elements' raw bytes in row-major order."""
     return self.asnumpy().tobytes()
@@ -177,7 +215,8 @@ def _false(self) -> bool:
 # overrides ``data``, ``has_init``, ``init``, ``param_info`` with its own)
 METHODS = {
     "stride": stride, "storage_offset": storage_offset, "is_contiguous": is_contiguous,
-    "data_ptr": data_ptr, "get_bytes": get_bytes,
+    "data_ptr": data_ptr, "get_bytes": get_bytes, "untyped_storage": untyped_storage,
+    "storage": untyped_storage,
     "convert_bytes_to_tensor": staticmethod(convert_bytes_to_tensor),
     "to_dlpack": to_dlpack, "from_dlpack": staticmethod(from_dlpack),
     "data": property(_data_get, _data_set),
