@@ -315,6 +315,7 @@ def _tensors(rng):
 for _name in ("concat", "cat"):
     spec(_name, _tensors, lambda ts, a=0: np.concatenate(ts, a), names=("concat",))
 spec("stack", _tensors, lambda ts, a=0: np.stack(ts, a))
+
 spec("unstack", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="")
 spec("split", lambda rng: [("tensor", None, _arr(rng, (6, 2))), ("int", None, 2)],
      lambda x, n: np.split(x, range(n, x.shape[0], n)), out="")
@@ -441,6 +442,10 @@ spec("svd", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float64)), ("bool
 # convolution and pooling
 spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)),
                             ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], out="float")
+spec("conv1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 3), np.float32))],
+     lambda x, w: np.stack([sum(np.correlate(x[0, c], w[o, c], "valid") for c in range(2))
+                            for o in range(3)])[None], out="float", names=("conv2d",))
 spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
@@ -1075,6 +1080,14 @@ for _c in ("Map", "HyperMap"):  # (an error may come from the function mapped, o
                            ("tensors", None, [_arr(rng, (2,)), _arr(rng, (3,))])], 0,
           lambda f, ts: [np.sin(t) for t in ts], names=("sin",))
 spec("partial", lambda rng: [("fn", None, ops.add), ("tensor", None, _arr(rng, (3,)))], out="")
+
+# ops.addn and ops.AddN (a list of tensors of one shape)
+spec("addn", lambda rng: [("tensors", None, [_arr(rng, (2, 3), np.float32)
+                                           for _ in range(int(rng.integers(1, 4)))])],
+     lambda ts: np.sum(ts, 0).astype(ts[0].dtype), names=("AddN",))
+_cls2("AddN", lambda rng: [("tensors", None, [_arr(rng, (2, 3), np.float32)
+                                             for _ in range(int(rng.integers(1, 4)))])], 0,
+      lambda ts: np.sum(ts, 0).astype(ts[0].dtype), names=("addn",), out="float")
 
 # public names that take no user data to spoil
 NOT_FUZZED = {

@@ -266,6 +266,10 @@ OPTIMIZERS = {
     "Rprop": lambda ms, ps: ms.nn.Rprop(ps, learning_rate=0.1),
     "Rprop_args": lambda ms, ps: ms.nn.Rprop(ps, 0.05, (0.3, 1.5), (0.01, 0.2),
                                              weight_decay=0.1),
+    "AdaFactor": lambda ms, ps: ms.nn.AdaFactor(ps),
+    "AdaFactor_lr": lambda ms, ps: ms.nn.AdaFactor(ps, learning_rate=0.05, relative_step=False,
+                                                   scale_parameter=False, warmup_init=False,
+                                                   beta1=None),
     "Adagrad_groups": lambda ms, ps: ms.nn.Adagrad(
         [{"params": [ps[0]], "lr": 0.2, "weight_decay": 0.1}, {"params": [ps[1]]}],
         learning_rate=0.05),

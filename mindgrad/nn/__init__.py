@@ -11,8 +11,8 @@ from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR,  # noqa:
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, LossBase,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from .optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer, RMSProp  # noqa: F401
-from .optim import (ASGD, FTRL, Adadelta, Adagrad, AdaMax, LazyAdam,  # noqa: F401
-                    ProximalAdagrad, Rprop)
+from .optim import (ASGD, FTRL, AdaFactor, Adadelta, Adagrad, AdaMax,  # noqa: F401
+                    LazyAdam, ProximalAdagrad, Rprop)
 from .wrap import (ForwardValueAndGrad, TrainOneStepCell, WithEvalCell,  # noqa: F401
                    WithLossCell)
 from .grad_reducer import DistributedGradReducer  # noqa: F401
