@@ -19,7 +19,9 @@ from .grad_reducer import DistributedGradReducer  # noqa: F401
 from .loss_more import (CosineEmbeddingLoss, CTCLoss, DiceLoss, FocalLoss,  # noqa: F401
                         GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, MAELoss,
                         MarginRankingLoss, MultiClassDiceLoss, MultiLabelSoftMarginLoss,
-                        MultiMarginLoss, PoissonNLLLoss, RMSELoss)
+                        MultiMarginLoss, PoissonNLLLoss, RMSELoss,
+                        TripletMarginWithDistanceLoss)
+from .wrap_cells import ParameterUpdate, WithGradCell  # noqa: F401
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
                          TrainOneStepWithLossScaleCell)
 from . import metrics  # noqa: E402,F401  (MindSpore keeps the metrics under nn too)
