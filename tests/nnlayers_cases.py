@@ -258,3 +258,176 @@ CASES += [
     Case("ops_conv1d_err_padding_pair",
          lambda ms, ops, x, w: ops.conv1d(x, w, pad_mode="pad", padding=(1, 2)), [L8, W1]),
 ]
+
+S9 = _r(341, (2, 3, 9))
+S8 = _r(342, (2, 3, 8))
+IMG76 = _r(343, (2, 3, 7, 6))
+VOL = _r(344, (1, 2, 5, 4, 6))
+POS9 = _r(345, (2, 3, 9), lo=0.1, hi=2.0)
+POS_IMG = _r(346, (1, 2, 7, 7), lo=0.1, hi=2.0)
+
+
+def _cell(make, call=None):
+    return _layer(make, call=call)
+
+
+CASES += [
+    # --- pooling --------------------------------------------------------------------------------
+    Case("maxpool1d_valid", _cell(lambda nn: nn.MaxPool1d(3, 2)), [S9], (0,)),
+    Case("maxpool1d_same", _cell(lambda nn: nn.MaxPool1d(3, 2, "same")), [S8], (0,)),
+    Case("maxpool1d_unbatched", _cell(lambda nn: nn.MaxPool1d(2, 2)), [S8[0]], (0,)),
+    Case("maxpool1d_pad_dilation_ceil_indices",
+         _cell(lambda nn: nn.MaxPool1d(3, 2, "pad", 1, 2, True, True)), [S9], (0,)),
+    Case("maxpool1d_err_padding_valid", lambda ms, ops: ms.nn.MaxPool1d(3, 2, padding=1), []),
+    Case("avgpool1d_valid", _cell(lambda nn: nn.AvgPool1d(3, 2)), [S9], (0,)),
+    Case("avgpool1d_same", _cell(lambda nn: nn.AvgPool1d(3, 2, "same")), [S8], (0,)),
+    Case("avgpool1d_single_window", _cell(lambda nn: nn.AvgPool1d(6, 4, "same")), [S8], (0,)),
+    Case("avgpool1d_pad_ceil_exclude",
+         _cell(lambda nn: nn.AvgPool1d(3, 2, "pad", 1, True, False)), [S8], (0,)),
+    Case("avgpool1d_pad", _cell(lambda nn: nn.AvgPool1d(4, 3, "pad", 2)), [S9], (0,)),
+    Case("ops_avg_pool1d", lambda ms, ops, x: ops.avg_pool1d(x, 3, 2, 1, True, False), [S8],
+         (0,)),
+    Case("adaptive_avg_pool1d", _cell(lambda nn: nn.AdaptiveAvgPool1d(3)), [S9], (0,)),
+    Case("adaptive_max_pool1d", _cell(lambda nn: nn.AdaptiveMaxPool1d(4)), [S8], (0,)),
+    Case("adaptive_avg_pool1d_err_divisible",
+         lambda ms, ops, x: ops.adaptive_avg_pool1d(x, 4), [S9]),
+    Case("adaptive_avg_pool2d", _cell(lambda nn: nn.AdaptiveAvgPool2d((3, 4))), [IMG76], (0,)),
+    Case("adaptive_avg_pool2d_none", _cell(lambda nn: nn.AdaptiveAvgPool2d((None, 4))),
+         [IMG76], (0,)),
+    Case("adaptive_avg_pool2d_3d_input", _cell(lambda nn: nn.AdaptiveAvgPool2d(2)),
+         [IMG76[0]], (0,)),
+    Case("adaptive_max_pool2d", _cell(lambda nn: nn.AdaptiveMaxPool2d((3, 4))), [IMG76], (0,)),
+    Case("adaptive_max_pool2d_indices",
+         _cell(lambda nn: nn.AdaptiveMaxPool2d(3, return_indices=True)), [IMG76], (0,)),
+    Case("adaptive_avg_pool3d", _cell(lambda nn: nn.AdaptiveAvgPool3d((2, 3, 4))), [VOL],
+         (0,)),
+    Case("adaptive_max_pool3d_indices",
+         _cell(lambda nn: nn.AdaptiveMaxPool3d((2, 3, 4), True)), [VOL], (0,)),
+    Case("ops_adaptive_max_pool3d", lambda ms, ops, x: ops.adaptive_max_pool3d(x, (3, None, 2)),
+         [VOL], (0,)),
+    Case("lppool1d", _cell(lambda nn: nn.LPPool1d(2, 3)), [POS9], (0,)),
+    Case("lppool1d_p3_stride_ceil", _cell(lambda nn: nn.LPPool1d(3.0, 3, 2, True)), [POS9],
+         (0,)),
+    Case("lppool2d", _cell(lambda nn: nn.LPPool2d(2, (3, 2))), [POS_IMG], (0,)),
+    Case("lppool2d_stride", _cell(lambda nn: nn.LPPool2d(1.5, 3, 2)), [POS_IMG], (0,)),
+    Case("lp_pool1d_err_norm_zero", lambda ms, ops, x: ops.lp_pool1d(x, 0, 3), [POS9]),
+]
+
+P34 = _r(351, (2, 3, 4))
+P345 = _r(352, (1, 2, 3, 4, 5))
+M33 = _r(353, (2, 4, 4))
+IDX = np.array([[1, 3, 0], [2, 2, 1]], np.int32)
+
+CASES += [
+    # --- padding -------------------------------------------------------------------------------
+    Case("constant_pad1d", _cell(lambda nn: nn.ConstantPad1d((1, 2), 0.5)), [P34], (0,)),
+    Case("constant_pad1d_crop", _cell(lambda nn: nn.ConstantPad1d((-1, 2), 1.5)), [P34], (0,)),
+    Case("constant_pad2d_int", _cell(lambda nn: nn.ConstantPad2d(1, -2.0)), [P34], (0,)),
+    Case("constant_pad3d", _cell(lambda nn: nn.ConstantPad3d((1, 0, 2, 1, 0, 1), 3)),
+         [P345], (0,)),
+    Case("constant_pad2d_err_length",
+         lambda ms, ops: ms.nn.ConstantPad2d((1, 2, 3, 4, 5, 6), 0.0), []),
+    Case("zero_pad2d", _cell(lambda nn: nn.ZeroPad2d((1, 2, 0, 1))), [P34], (0,)),
+    Case("reflection_pad1d", _cell(lambda nn: nn.ReflectionPad1d((2, 1))), [P34], (0,)),
+    Case("reflection_pad2d", _cell(lambda nn: nn.ReflectionPad2d(1)), [P34], (0,)),
+    Case("reflection_pad3d", _cell(lambda nn: nn.ReflectionPad3d((1, 2, 0, 1, 1, 1))),
+         [P345], (0,)),
+    Case("reflection_pad1d_err_negative", lambda ms, ops: ms.nn.ReflectionPad1d((-1, 1)), []),
+    Case("replication_pad1d", _cell(lambda nn: nn.ReplicationPad1d((3, 1))), [P34], (0,)),
+    Case("replication_pad2d", _cell(lambda nn: nn.ReplicationPad2d((1, 2, 2, 0))), [P34],
+         (0,)),
+    Case("replication_pad3d", _cell(lambda nn: nn.ReplicationPad3d(1)), [P345[0]], (0,)),
+    Case("pad_constant", _cell(lambda nn: nn.Pad(((0, 0), (1, 2), (2, 1)))), [P34], (0,)),
+    Case("pad_reflect", _cell(lambda nn: nn.Pad(((1, 0), (1, 2), (2, 1)), "REFLECT")),
+         [P34], (0,)),
+    Case("pad_symmetric", _cell(lambda nn: nn.Pad(((1, 1), (0, 3), (2, 4)), "SYMMETRIC")),
+         [P34], (0,)),
+    Case("pad_err_mode", lambda ms, ops: ms.nn.Pad(((1, 1),), "EDGE"), []),
+    # --- shuffling, reshaping, small math layers ----------------------------------------------
+    Case("pixel_shuffle", _cell(lambda nn: nn.PixelShuffle(2)), [_r(354, (1, 8, 2, 3))], (0,)),
+    Case("pixel_unshuffle", _cell(lambda nn: nn.PixelUnshuffle(2)), [_r(355, (2, 4, 6))],
+         (0,)),
+    Case("ops_pixel_shuffle_5d", lambda ms, ops, x: ops.pixel_shuffle(x, 3),
+         [_r(356, (2, 1, 9, 2, 1))], (0,)),
+    Case("pixel_shuffle_err_channels", lambda ms, ops, x: ops.pixel_shuffle(x, 2),
+         [_r(357, (1, 6, 2, 2))]),
+    Case("unflatten", _cell(lambda nn: nn.Unflatten(2, (2, 2))), [P34], (0,)),
+    Case("unflatten_last", _cell(lambda nn: nn.Unflatten(-1, [2, 1, 2])), [P34], (0,)),
+    Case("tril", _cell(lambda nn: nn.Tril()), [M33], (0,)),
+    Case("triu_k", _cell(lambda nn: nn.Triu(), call=lambda net, x: net(x, 1)), [M33], (0,)),
+    Case("range_int", lambda ms, ops: ms.nn.Range(1, 8, 2)(), []),
+    Case("range_float", lambda ms, ops: ms.nn.Range(0.5, 2.0, 0.25)(), []),
+    Case("range_limit_only", lambda ms, ops: ms.nn.Range(5)(), []),
+    Case("onehot", _cell(lambda nn: nn.OneHot(depth=4)), [IDX]),
+    Case("onehot_axis0_values", _cell(lambda nn: nn.OneHot(0, 4, 3.0, -1.0)), [IDX]),
+    Case("norm", _cell(lambda nn: nn.Norm(axis=1)), [P34], (0,)),
+    Case("norm_all_keep", _cell(lambda nn: nn.Norm(keep_dims=True)), [P34], (0,)),
+    Case("norm_default", _cell(lambda nn: nn.Norm()), [_r(358, (1, 3, 1))], (0,)),
+    Case("moments", _cell(lambda nn: nn.Moments(axis=1)), [P34], (0,)),
+    Case("moments_keep_tuple", _cell(lambda nn: nn.Moments((0, 2), True),
+                                     call=lambda net, x: net(x)[1]), [P34], (0,)),
+    Case("moments_all", _cell(lambda nn: nn.Moments()), [P34], (0,)),
+    Case("reduce_logsumexp", _cell(lambda nn: nn.ReduceLogSumExp(1)), [P34], (0,)),
+    Case("reduce_logsumexp_keep", _cell(lambda nn: nn.ReduceLogSumExp((0, 2), True)), [P34],
+         (0,)),
+]
+
+VOL5 = _r(361, (1, 4, 5, 6, 7))
+W3D = _r(362, (6, 4, 3, 2, 3))
+W3T = _r(363, (4, 3, 3, 2, 3))
+
+CASES += [
+    # --- 3-D convolution and pooling ----------------------------------------------------------
+    Case("conv3d_same", _cell(lambda nn: nn.Conv3d(4, 6, 3)), [VOL5], (0,)),
+    Case("conv3d_pad_group_bias",
+         _cell(lambda nn: nn.Conv3d(4, 6, (3, 2, 3), stride=2, pad_mode="pad",
+                                    padding=(1, 0, 1, 0, 0, 1), group=2, has_bias=True)),
+         [VOL5], (0,)),
+    Case("conv3d_valid_dilation", _cell(lambda nn: nn.Conv3d(4, 2, 2, pad_mode="valid",
+                                                             dilation=(1, 2, 1))), [VOL5], (0,)),
+    Case("conv3d_pgrad", _pgrad(lambda nn: nn.Conv3d(4, 6, 3, stride=2, group=2,
+                                                     has_bias=True)), [VOL5]),
+    Case("conv3d_transpose_same", _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3)), [VOL5], (0,)),
+    Case("conv3d_transpose_pad_bias",
+         _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3, stride=2, pad_mode="pad",
+                                             padding=(1, 0, 1, 0, 0, 1), has_bias=True)),
+         [VOL5], (0,)),
+    Case("conv3d_transpose_valid_dilation",
+         _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3, pad_mode="valid", stride=(2, 1, 3),
+                                             dilation=(1, 2, 1))), [VOL5], (0,)),
+    Case("conv3d_transpose_group_output_padding",
+         _cell(lambda nn: nn.Conv3dTranspose(4, 6, 3, pad_mode="pad", padding=1, stride=2,
+                                             group=2, output_padding=1)), [VOL5], (0,)),
+    Case("conv3d_transpose_pgrad",
+         _pgrad(lambda nn: nn.Conv3dTranspose(4, 6, 3, stride=2, group=2, has_bias=True)),
+         [VOL5]),
+    Case("ops_conv3d", lambda ms, ops, x, w: ops.conv3d(x, w, pad_mode="pad", padding=(1, 2, 0)),
+         [VOL5, W3D], (0, 1)),
+    Case("ops_conv3d_same_stride",
+         lambda ms, ops, x, w: ops.conv3d(x, w, pad_mode="same", stride=2), [VOL5, W3D],
+         (0, 1)),
+    Case("ops_conv3d_transpose", lambda ms, ops, x, w: ops.conv3d_transpose(x, w),
+         [VOL5, W3T], (0, 1)),
+    Case("ops_conv3d_transpose_same", lambda ms, ops, x, w: ops.conv3d_transpose(
+        x, w, pad_mode="same", stride=2), [VOL5, W3T], (0, 1)),
+    Case("ops_conv3d_err_padding6", lambda ms, ops, x, w: ops.conv3d(
+        x, w, pad_mode="pad", padding=(1, 2, 0, 1, 1, 0)), [VOL5, W3D]),
+    Case("maxpool3d", _cell(lambda nn: nn.MaxPool3d(2)), [VOL5], (0,)),
+    Case("maxpool3d_same", _cell(lambda nn: nn.MaxPool3d(3, 2, "same")), [VOL5], (0,)),
+    Case("maxpool3d_pad_dilation", _cell(lambda nn: nn.MaxPool3d(3, 2, "pad", 1, 2)), [VOL5],
+         (0,)),
+    Case("maxpool3d_ceil_indices",
+         _cell(lambda nn: nn.MaxPool3d(3, 2, "pad", 1, ceil_mode=True, return_indices=True)),
+         [VOL5], (0,)),
+    Case("maxpool3d_unbatched", _cell(lambda nn: nn.MaxPool3d(2, 2)), [VOL5[0]], (0,)),
+    Case("ops_max_pool3d", lambda ms, ops, x: ops.max_pool3d(x, 3, 2, 1, 1, True), [VOL5], (0,)),
+    Case("avgpool3d", _cell(lambda nn: nn.AvgPool3d(2)), [VOL5], (0,)),
+    Case("avgpool3d_same", _cell(lambda nn: nn.AvgPool3d(3, 2, "same")), [VOL5], (0,)),
+    Case("avgpool3d_pad_ceil_exclude",
+         _cell(lambda nn: nn.AvgPool3d(3, 2, "pad", 1, True, False)), [VOL5], (0,)),
+    Case("avgpool3d_divisor", _cell(lambda nn: nn.AvgPool3d((2, 3, 2), (1, 2, 2), "pad",
+                                                            divisor_override=5)), [VOL5], (0,)),
+    Case("ops_avg_pool3d_ceil_include",
+         lambda ms, ops, x: ops.avg_pool3d(x, 3, 2, 1, True, True), [VOL5], (0,)),
+    Case("maxpool3d_err_dilation_valid", lambda ms, ops: ms.nn.MaxPool3d(2, dilation=2), []),
+]

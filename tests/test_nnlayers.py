@@ -189,3 +189,62 @@ def test_attention_graph_mode_and_derivatives() -> None:
     mha = nn.MultiheadAttention(4, 2, dtype=ms.float64)
     check_grads(lambda q, kv: mha(q, kv, kv)[0], [Tensor(_f64(7, 3, 2, 4)),
                                                   Tensor(_f64(8, 5, 2, 4))], order=1)
+
+
+def test_convolution_and_pooling_print_and_weights() -> None:
+    assert repr(nn.MaxPool1d(2, 2)) == ("MaxPool1d(kernel_size=(1, 2), stride=(1, 2), "
+                                        "pad_mode=VALID)")
+    assert repr(nn.MaxPool1d(3, 2, pad_mode="pad", padding=1)) == (
+        "MaxPool1d(kernel_size=(1, 1, 3), stride=(1, 1, 2), pad_mode=PAD)")
+    assert repr(nn.AvgPool1d(3, 2, pad_mode="pad", padding=1)) == (
+        "AvgPool1d(kernel_size=3, stride=2, pad_mode=PAD)")
+    assert repr(nn.MaxPool3d(3, 2, "pad", 1)) == "MaxPool3d(kernel_size=3, stride=2, pad_mode=PAD)"
+    for cell in (nn.AdaptiveAvgPool2d(2), nn.LPPool1d(2, 3), nn.ConstantPad2d(1, 0.0),
+                 nn.ReflectionPad1d(1), nn.Pad(((1, 1),)), nn.PixelShuffle(2), nn.OneHot()):
+        assert repr(cell) == type(cell).__name__ + "()"
+    assert repr(nn.Norm(axis=1)) == "Norm(axis=1, keep_dims=False)"
+    text = repr(nn.Conv1d(3, 4, 3))
+    assert text.startswith("Conv1d(input_channels=3, output_channels=4, kernel_size=(1, 3), "
+                           "stride=(1, 1), pad_mode=same, padding=(0, 0, 0, 0), dilation=(1, 1), "
+                           "group=1, has_bias=False, weight_init=")
+    assert text.endswith("bias_init=None, format=NCHW)")
+    assert repr(nn.Conv3d(4, 6, 3)).endswith("format=NCDHW)")
+    shapes = {type(c).__name__: tuple(c.weight.shape) for c in (
+        nn.Conv1d(4, 6, 3, group=2), nn.Conv1dTranspose(4, 6, 3, group=2),
+        nn.Conv2dTranspose(4, 6, (2, 3), group=2), nn.Conv3d(4, 6, 3, group=2),
+        nn.Conv3dTranspose(4, 6, (1, 2, 3), group=2))}
+    assert shapes == {"Conv1d": (6, 2, 1, 3), "Conv1dTranspose": (4, 3, 1, 3),
+                      "Conv2dTranspose": (4, 3, 2, 3), "Conv3d": (6, 2, 3, 3, 3),
+                      "Conv3dTranspose": (4, 3, 1, 2, 3)}
+    ms.set_seed(7)
+    conv = nn.Conv1dTranspose(30, 20, 5, has_bias=True)
+    bound = 1 / np.sqrt(20 * 5)  # fan_in of the (in, out, 1, k) weight
+    b = conv.bias.asnumpy()
+    assert np.abs(b).max() <= bound and np.abs(b).max() > 0.8 * bound
+
+
+def test_volume_and_transposed_derivatives_numerically() -> None:
+    rng = np.random.default_rng(9)
+    x = Tensor(rng.normal(size=(1, 2, 3, 4, 3)))
+    w = Tensor(rng.normal(size=(2, 2, 2, 2, 2)))
+    check_grads(lambda a, b: ops.conv3d(a, b, pad_mode="pad", padding=1, stride=2), [x, w],
+                order=1)
+    check_grads(lambda a, b: ops.conv3d_transpose(a, b, stride=(2, 1, 2)), [x, w], order=1)
+    check_grads(lambda a: ops.avg_pool3d(a, 2, 1, 1, True, False), [x], order=1)
+    check_grads(lambda a: ops.lp_pool1d(a, 3, 2), [Tensor(rng.random((2, 3, 6)) + 0.5)],
+                order=1)
+    net = nn.Conv2dTranspose(2, 3, 3, stride=2, pad_mode="pad", padding=1, has_bias=True,
+                             dtype=ms.float64)
+    check_grads(lambda a: net(a), [Tensor(rng.normal(size=(1, 2, 3, 3)))], order=2)
+
+
+def test_pooling_graph_mode_matches_pynative() -> None:
+    net = nn.SequentialCell([nn.Conv3d(2, 3, 2), nn.MaxPool3d(2), nn.AvgPool3d(1)])
+    x = Tensor(np.random.default_rng(10).normal(size=(1, 2, 4, 4, 4)).astype(np.float32))
+    eager = net(x).asnumpy()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        compiled = net(x).asnumpy()
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    np.testing.assert_allclose(eager, compiled, rtol=1e-6)

@@ -36,8 +36,10 @@ import importlib  # noqa: E402
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "numpy": ("msnumpy_cases", "msnumpy.json"),
           "mint": ("mint_cases", "mint.json"),
+          "nnlayers": ("nnlayers_cases", "nnlayers.json"),
+          "arrayops": ("arrayops_cases", "arrayops.json"),
           "nnmisc": ("nnmisc_cases", "nnmisc.json"),
-          "nnlayers": ("nnlayers_cases", "nnlayers.json")}
+          "tensormethods": ("tensormethods_cases", "tensormethods.json")}
 
 
 def _suite(name: str) -> tuple:

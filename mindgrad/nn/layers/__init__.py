@@ -38,3 +38,15 @@ __all__ += _transformer.__all__
 # 1-D and transposed convolutions
 from .conv import Conv1d, Conv1dTranspose, Conv2dTranspose  # noqa: E402,F401
 __all__ += ["Conv1d", "Conv1dTranspose", "Conv2dTranspose"]
+# 1-D, adaptive and power-average pooling
+from . import pooling_1d_adaptive as _pooling_1d_adaptive  # noqa: E402
+from .pooling_1d_adaptive import *  # noqa: E402,F401,F403
+__all__ += _pooling_1d_adaptive.__all__
+# padding, shuffling, reshaping and small math layers
+from . import array_layers as _array_layers, padding as _padding  # noqa: E402
+from .array_layers import *  # noqa: E402,F401,F403
+from .padding import *  # noqa: E402,F401,F403
+__all__ += _array_layers.__all__ + _padding.__all__
+# 3-D convolution and pooling
+from .volume import AvgPool3d, Conv3d, Conv3dTranspose, MaxPool3d  # noqa: E402,F401
+__all__ += ["AvgPool3d", "Conv3d", "Conv3dTranspose", "MaxPool3d"]

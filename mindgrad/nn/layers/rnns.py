@@ -182,7 +182,7 @@ def _reverse(x: Tensor, seq_length: Any) -> Tensor:
     return x[Tensor(rows.astype(np.int64)), Tensor(np.arange(b).reshape(1, -1))]
 
 
-# --- the stacked layers ---------------------------------------------------------------------------
+# --- the stacked layers -------------------------------------------------------------------
 class _RNNBase(Cell):
     """Stacked, optionally bidirectional recurrent layers (see the module docstring)."""
 

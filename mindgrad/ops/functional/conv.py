@@ -88,6 +88,15 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
     w = _tensor(weight, op, "weight")
     _nchw(x, op, "input")
     _nchw(w, op, "weight")
+    _check_kernel(x, w, groups, op)
+    return _conv2d(x, w, bias, stride, pad_mode, padding, dilation, groups, op)
+
+
+def _check_kernel(x: Tensor, w: Tensor, groups: Any, op: str) -> None:
+    """Float inputs of one dtype, and channels that fit ``groups`` (any spatial rank)."""
+    for t, arg in ((x, "input"), (w, "weight")):
+        if t.dtype.np_dtype.kind != "f":
+            raise TypeError(f"For '{op}', '{arg}' must be a float Tensor, but got {t.dtype}.")
     if w.dtype != x.dtype:
         raise TypeError(f"For '{op}', 'input' and 'weight' must have the same dtype, but got "
                         f"{x.dtype} and {w.dtype}.")
@@ -98,6 +107,11 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
                          f"{list(w.shape)} with groups={groups} expects "
                          f"{w.shape[1] * groups}, and its {w.shape[0]} output channels must "
                          f"be divisible by groups.")
+
+
+def _conv2d(x: Tensor, w: Tensor, bias: Any, stride: Any, pad_mode: str, padding: Any,
+            dilation: Any, groups: int, op: str) -> Tensor:
+    """``conv2d`` of checked 4-D tensors; errors name ``op``."""
     st = _positive(_int_pair(stride, op, "stride", True), op, "stride")
     dl = _positive(_int_pair(dilation, op, "dilation", True), op, "dilation")
     kernel = tuple(w.shape[2:])
@@ -149,13 +163,14 @@ def conv1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
     if x.ndim != 3 or w.ndim != 3:
         raise ValueError(f"For '{op}', 'input' and 'weight' must be 3-D, but got shapes "
                          f"{list(x.shape)} and {list(w.shape)}.")
+    _check_kernel(x, w, groups, op)
     p = _one_int(padding, op, "padding")
     def lift(t: Tensor) -> Tensor:  # (N, C, L) as (N, C, 1, L)
         return S.reshape(t, shape=(t.shape[0], t.shape[1], 1, t.shape[2]))
 
-    out = conv2d(lift(x), lift(w), bias,
-                 (1, _one_int(stride, op, "stride")), pad_mode, (0, 0, p, p),
-                 (1, _one_int(dilation, op, "dilation")), groups)
+    out = _conv2d(lift(x), lift(w), bias,
+                  (1, _one_int(stride, op, "stride")), pad_mode, (0, 0, p, p),
+                  (1, _one_int(dilation, op, "dilation")), groups, op)
     return S.reshape(out, shape=(out.shape[0], out.shape[1], out.shape[3]))
 
 
