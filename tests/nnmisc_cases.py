@@ -236,6 +236,10 @@ _CAND = [["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran", "far", "
 _REFS = [[["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "mat"]],
          [["a", "dog", "ran", "far", "away", "fast"], ["the", "dog", "ran", "away"]]]
 
+# two label maps (0 background, classes 1 and 2) for the surface-distance metrics
+_SEG = (np.random.default_rng(161).integers(0, 3, size=(7, 8)),
+        np.random.default_rng(162).integers(0, 3, size=(7, 8)))
+
 METRICS = [
     Case("CosineSimilarity", _metric(lambda ms: ms.nn.CosineSimilarity()), [X34]),
     Case("CosineSimilarity_dot_sum", _metric(lambda ms: ms.nn.CosineSimilarity(
@@ -248,6 +252,16 @@ METRICS = [
     Case("Perplexity_ignore", _metric(lambda ms: ms.nn.Perplexity(ignore_label=1)),
          [np.random.default_rng(160).dirichlet(np.ones(4), size=5).astype(np.float32),
           np.array([1, 0, 3, 1, 2])]),
+    Case("HausdorffDistance", _metric(lambda ms: ms.nn.HausdorffDistance(), (*_SEG, 1)), []),
+    Case("HausdorffDistance_directed_pct", _metric(lambda ms: ms.nn.HausdorffDistance(
+        "chessboard", 80.0, True, False), (*_SEG, 2)), []),
+    Case("MeanSurfaceDistance", _metric(lambda ms: ms.nn.MeanSurfaceDistance(), (*_SEG, 1)), []),
+    Case("MeanSurfaceDistance_sym", _metric(lambda ms: ms.nn.MeanSurfaceDistance(
+        True, "taxicab"), (*_SEG, 2)), []),
+    Case("RootMeanSquareDistance", _metric(lambda ms: ms.nn.RootMeanSquareDistance(),
+                                           (*_SEG, 1)), []),
+    Case("RootMeanSquareDistance_sym", _metric(lambda ms: ms.nn.RootMeanSquareDistance(
+        True), (*_SEG, 2)), []),
     Case("BleuScore", _metric(lambda ms: ms.nn.BleuScore(), (_CAND, _REFS)), []),
     Case("BleuScore_2gram_smooth", _metric(lambda ms: ms.nn.BleuScore(2, True),
                                            (_CAND[:1], _REFS[:1]), (_CAND[1:], _REFS[1:])), []),

@@ -11,6 +11,8 @@ from .error import MAE, MSE, Loss  # noqa: F401
 from .fbeta import F1, Fbeta, Precision, Recall  # noqa: F401
 from .metric import EvaluationBase, Metric, rearrange_inputs  # noqa: F401
 from .similarity import BleuScore, CosineSimilarity, Dice, Perplexity  # noqa: F401
+from .surface import (HausdorffDistance, MeanSurfaceDistance,  # noqa: F401
+                      RootMeanSquareDistance)
 
 __factory__ = {
     "accuracy": Accuracy,
@@ -31,6 +33,9 @@ __factory__ = {
     "bleu_score": BleuScore,
     "cosine_similarity": CosineSimilarity,
     "perplexity": Perplexity,
+    "hausdorff_distance": HausdorffDistance,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
 }
 
 
@@ -75,4 +80,5 @@ __all__ = ["names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE", "M
            "rearrange_inputs", "Precision", "Recall", "Fbeta", "F1", "ROC", "auc",
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
            "Loss", "ConfusionMatrix",
-           "BleuScore", "CosineSimilarity", "Dice", "Perplexity"]
+           "BleuScore", "CosineSimilarity", "Dice", "Perplexity", "HausdorffDistance",
+           "MeanSurfaceDistance", "RootMeanSquareDistance"]
