@@ -1392,6 +1392,7 @@ _RANDOM = ("a random draw (an effect): tests/test_seeds.py and tests/test_random
 EXEMPT: dict[str, str] = {
     "AllGather": _COLLECTIVE, "AllReduce": _COLLECTIVE, "AllReduceBucket": _COLLECTIVE,
     "AlltoAll": _COLLECTIVE, "Broadcast": _COLLECTIVE, "ReduceScatter": _COLLECTIVE,
+    "CollectiveGather": _COLLECTIVE, "CollectiveScatter": _COLLECTIVE,
     "RandomDraw": _RANDOM, "Multinomial": _RANDOM, "Randperm": _RANDOM, "DropoutMask": _RANDOM,
     "ApplyGradientDescent": "an in-place Parameter update: tests/test_optim.py",
     "SetItemWinners": ("which of repeated writes x[index] = v keeps: the SetItem rows with "
@@ -1417,7 +1418,7 @@ _DRAW = "a random draw: one independent draw per example is what the loop gives"
 # Primitives allowed to run one call per example under vmap (``ad/batching.py``'s loop).
 BATCH_LOOP: dict[str, str] = {
     "AllGather": _ACROSS, "AllReduceBucket": _ACROSS, "AlltoAll": _ACROSS,
-    "ReduceScatter": _ACROSS,
+    "ReduceScatter": _ACROSS, "CollectiveGather": _ACROSS, "CollectiveScatter": _ACROSS,
     "RandomDraw": _DRAW, "Randperm": _DRAW, "DropoutMask": _DRAW,
     "ApplyGradientDescent": "updates one Parameter in place: nothing per example to map",
     "Fill": "takes no Tensor operand, so vmap never batches it",
@@ -1432,7 +1433,8 @@ TAYLOR_FROM_JVP: dict[str, str] = {
     **{n: _LINEAR for n in (
         "SumPool", "SumPoolTranspose", "PlaneGather", "PlaneScatter", "GatherNd", "ScatterNd",
         "TensorScatterAdd", "TensorScatterUpdate", "Pad", "AllGather", "AllReduce",
-        "AllReduceBucket", "AlltoAll", "Broadcast", "ReduceScatter")},
+        "AllReduceBucket", "AlltoAll", "Broadcast", "ReduceScatter", "CollectiveGather",
+        "CollectiveScatter")},
     **{n: _MULTILINEAR for n in (
         "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "Einsum")},
     **{n: "piecewise: the JVP rule picks the branch, its series is the branch's" for n in (

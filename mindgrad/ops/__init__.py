@@ -34,7 +34,7 @@ from .layer_functions import *  # noqa: F401,F403
 from .loss_functions import *  # noqa: F401,F403
 from .pooling_functions import *  # noqa: F401,F403
 from .volume_functions import *  # noqa: F401,F403
-from . import families, names, tensor_methods  # noqa: E402
+from . import families, names, tensor_methods  # noqa: F401,E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
 # the one step that links Tensor (which lives below ops) to the front end: its operators

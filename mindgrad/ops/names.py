@@ -329,6 +329,9 @@ ROWS: list[Row] = [
     function("fold"),
     function("col2im"),
     function("padding"),
+    function("median", method="median"),
+    function("histc", method="histc"),
+    function("bincount", method="bincount"),
 ]
 
 _LISTENERS: list[Callable[[Row], None]] = []
