@@ -240,6 +240,10 @@ _REFS = [[["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", 
 _SEG = (np.random.default_rng(161).integers(0, 3, size=(7, 8)),
         np.random.default_rng(162).integers(0, 3, size=(7, 8)))
 
+# two batches of binarized (N, C, H, W) predictions and targets
+_BIN = tuple((np.random.default_rng(163 + k).integers(0, 2, size=(2, 3, 4, 4)),
+              np.random.default_rng(173 + k).integers(0, 2, size=(2, 3, 4, 4))) for k in range(2))
+
 METRICS = [
     Case("CosineSimilarity", _metric(lambda ms: ms.nn.CosineSimilarity()), [X34]),
     Case("CosineSimilarity_dot_sum", _metric(lambda ms: ms.nn.CosineSimilarity(
@@ -262,6 +266,14 @@ METRICS = [
                                            (*_SEG, 1)), []),
     Case("RootMeanSquareDistance_sym", _metric(lambda ms: ms.nn.RootMeanSquareDistance(
         True), (*_SEG, 2)), []),
+    Case("ConfusionMatrixMetric", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(),
+                                          *_BIN), []),
+    Case("ConfusionMatrixMetric_f1_channels", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(
+        False, "f1_score"), *_BIN), []),
+    Case("ConfusionMatrixMetric_per_sample", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(
+        True, "specificity", True, "mean"), *_BIN), []),
+    Case("ConfusionMatrixMetric_mcc", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(
+        metric_name="Matthews Correlation Coefficient"), *_BIN), []),
     Case("BleuScore", _metric(lambda ms: ms.nn.BleuScore(), (_CAND, _REFS)), []),
     Case("BleuScore_2gram_smooth", _metric(lambda ms: ms.nn.BleuScore(2, True),
                                            (_CAND[:1], _REFS[:1]), (_CAND[1:], _REFS[1:])), []),

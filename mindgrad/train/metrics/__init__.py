@@ -13,6 +13,7 @@ from .metric import EvaluationBase, Metric, rearrange_inputs  # noqa: F401
 from .similarity import BleuScore, CosineSimilarity, Dice, Perplexity  # noqa: F401
 from .surface import (HausdorffDistance, MeanSurfaceDistance,  # noqa: F401
                       RootMeanSquareDistance)
+from .confusion_metric import ConfusionMatrixMetric  # noqa: F401
 
 __factory__ = {
     "accuracy": Accuracy,
@@ -36,6 +37,7 @@ __factory__ = {
     "hausdorff_distance": HausdorffDistance,
     "mean_surface_distance": MeanSurfaceDistance,
     "root_mean_square_distance": RootMeanSquareDistance,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
 }
 
 
@@ -81,4 +83,4 @@ __all__ = ["names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE", "M
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
            "Loss", "ConfusionMatrix",
            "BleuScore", "CosineSimilarity", "Dice", "Perplexity", "HausdorffDistance",
-           "MeanSurfaceDistance", "RootMeanSquareDistance"]
+           "MeanSurfaceDistance", "RootMeanSquareDistance", "ConfusionMatrixMetric"]
