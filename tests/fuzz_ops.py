@@ -472,6 +472,10 @@ spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.floa
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
+# resizing
+for _name in ("interpolate", "upsample"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4), np.float32)),
+                             ("int", None, 5)], out="float")
 
 # tensor facts
 spec("shape", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
@@ -535,6 +539,9 @@ def _cls2(cls_name: str, make: Callable, n_init: int, ref: Callable | None = Non
     call.__name__ = cls_name
     SPECS.append(Spec(cls_name, call, make, ref, names=names, out=out, int_ok=int_ok))
 
+
+# the special functions, decompositions and FFTs (their own table, tests/fuzz_special.py)
+import fuzz_special  # noqa: E402,F401
 
 # every operator class that is a function under another name (``Sin()(x)`` is ``sin(x)``)
 _DONE = {s.name for s in SPECS}
