@@ -446,28 +446,6 @@ spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)
                             ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], out="float")
 spec("conv1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5), np.float32)),
                             ("tensor", None, _arr(rng, (3, 2, 3), np.float32))], out="float")
-# 1-D, 3-D, adaptive and power-average pooling, 3-D convolutions
-def _pool_input(dims: int):
-    return lambda rng: _arr(rng, (1, 2) + (4,) * dims, np.float32)
-
-
-for _d in (1, 2, 3):
-    for _kind in ("avg", "max"):
-        spec(f"adaptive_{_kind}_pool{_d}d",
-             lambda rng, d=_d: [("tensor", None, _pool_input(d)(rng)), ("int", None, 2)],
-             out="" if _kind == "max" else "float")
-spec("avg_pool1d", lambda rng: [("tensor", None, _pool_input(1)(rng)), ("int", None, 2)],
-     names=("avg_pool2d",))
-spec("avg_pool3d", lambda rng: [("tensor", None, _pool_input(3)(rng)), ("int", None, 2)])
-spec("max_pool3d", lambda rng: [("tensor", None, _pool_input(3)(rng)), ("int", None, 2)],
-     out="")
-for _d in (1, 2):
-    spec(f"lp_pool{_d}d", lambda rng, d=_d: [("tensor", None, _pool_input(d)(rng)),
-                                              ("float", None, 2.0), ("int", None, 2)])
-spec("conv3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
-                            ("tensor", None, _arr(rng, (3, 2, 2, 2, 2), np.float32))])
-spec("conv3d_transpose", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 3, 3), np.float32)),
-                                      ("tensor", None, _arr(rng, (2, 3, 2, 2, 2), np.float32))])
 spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
@@ -783,6 +761,38 @@ spec("glu", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
 spec("threshold", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("float", None, 0.1),
                                ("float", None, 2.0)],
      lambda x, t, v: np.where(x > t, x, v).astype(x.dtype), int_ok=False)
+
+# --- 1-D, adaptive, LP and 3-D pools and 3-D convolutions (from the nn layers) ---------------
+for _name, _shape_p, _size in (("adaptive_avg_pool1d", (1, 2, 6), 3),
+                               ("adaptive_max_pool1d", (1, 2, 6), 3),
+                               ("adaptive_avg_pool2d", (1, 2, 4, 4), (2, 2)),
+                               ("adaptive_max_pool2d", (1, 2, 4, 4), (2, 2)),
+                               ("adaptive_avg_pool3d", (1, 2, 4, 4, 4), (2, 2, 2)),
+                               ("adaptive_max_pool3d", (1, 2, 4, 4, 4), (2, 2, 2))):
+    spec(_name, lambda rng, _s=_shape_p, _o=_size: [("tensor", None, _arr(rng, _s, np.float32)),
+                                                    ("shape", None, _o)
+                                                    if isinstance(_o, tuple)
+                                                    else ("int", None, _o)],
+         out="float", int_ok=False)
+spec("avg_pool1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 6), np.float32)),
+                                ("int", None, 2), ("int", None, 2)],
+     lambda x, k, st: x.reshape(1, 2, 3, 2).mean(-1), out="float", int_ok=False)
+spec("avg_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 2, 4, 4), np.float32)),
+                                ("int", None, 2), ("int", None, 2)], out="float", int_ok=False)
+spec("max_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 2, 4, 4), np.float32)),
+                                ("int", None, 2)], out="float", int_ok=False)
+spec("lp_pool1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 6), np.float32)),
+                               ("float", None, 2.0), ("int", None, 2)], out="float",
+     int_ok=False)
+spec("lp_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
+                               ("float", None, 2.0), ("int", None, 2)], out="float",
+     int_ok=False)
+spec("conv3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4, 4), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 2, 2, 2), np.float32))],
+     out="float", int_ok=False)
+spec("conv3d_transpose", lambda rng: [("tensor", None, _arr(rng, (1, 2, 2, 3, 3), np.float32)),
+                                      ("tensor", None, _arr(rng, (2, 3, 2, 2, 2), np.float32))],
+     out="float", int_ok=False)
 
 # --- activations, losses and normalisations behind more nn layers ---------------------------
 spec("prelu", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),

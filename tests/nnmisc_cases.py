@@ -191,6 +191,24 @@ MISC = [
     Case("TimeDistributed_reshape", lambda ms, ops, x, w: ms.nn.TimeDistributed(
         ms.nn.Dense(4, 2, w, has_bias=False), time_axis=0, reshape_with_axis=1)(x),
          [X234, _r(146, (2, 4))], (0,)),
+    Case("PReLUExt", lambda ms, ops, x: ms.nn.PReLUExt(3, 0.1)(x), [X234], (0,)),
+    Case("PReLUExt_default", lambda ms, ops, x: ms.nn.PReLUExt()(x), [X23], (0,)),
+    Case("TripletMarginWithDistanceLoss", _cell("TripletMarginWithDistanceLoss"),
+         [X34, _r(121, (3, 4)), _r(122, (3, 4))], (0, 1, 2)),
+    Case("TripletMarginWithDistanceLoss_swap", _cell("TripletMarginWithDistanceLoss", None,
+                                                     True, "none", 0.5),
+         [X34, _r(121, (3, 4)), _r(122, (3, 4))], (0, 1, 2)),
+    Case("ImageGradients", lambda ms, ops, x: ms.nn.ImageGradients()(x), [X2345], (0,)),
+    Case("CentralCrop", lambda ms, ops, x: ms.nn.CentralCrop(0.5)(x), [_r(147, (2, 3, 6, 7))],
+         (0,)),
+    Case("CentralCrop_3d", lambda ms, ops, x: ms.nn.CentralCrop(0.3)(x), [_r(148, (3, 9, 5))],
+         (0,)),
+    Case("WithGradCell", lambda ms, ops, x, y, w: ms.nn.WithGradCell(
+        ms.nn.Dense(4, 2, w, has_bias=False), ms.nn.MSELoss())(x, y),
+         [X34, _r(149, (3, 2)), _r(146, (2, 4))]),
+    Case("ParameterUpdate", lambda ms, ops, x: (lambda p: (ms.nn.ParameterUpdate(p)(x * 2),
+                                                           ms.Tensor(p.asnumpy()))[1])(
+        ms.Parameter(ms.Tensor(np.zeros((2, 3), np.float32)), name="p")), [X23]),
     Case("ops_clip_by_norm", lambda ms, ops, x: ops.clip_by_norm(x, 1.0), [X234], (0,)),
     Case("ops_clip_by_norm_tuple", lambda ms, ops, x, y: ops.clip_by_norm((x, y), 2.0, 1.0)[1],
          [X234, X23], (0, 1)),
@@ -201,6 +219,68 @@ MISC = [
          values=False),
 ]
 
+
+def _metric(make, *inputs_of):
+    """A metric of ``nn`` (``make(ms)``), cleared, updated with the case's inputs (or the
+    given Python values) once per batch, evaluated; the result as a float64 Tensor."""
+    def run(ms, ops, *xs):
+        m = make(ms)
+        m.clear()
+        for batch in (inputs_of or (xs,)):
+            m.update(*batch)
+        return ms.Tensor(np.asarray(m.eval(), np.float64))
+    return run
+
+
+_CAND = [["the", "cat", "sat", "on", "the", "mat"], ["a", "dog", "ran", "far", "away"]]
+_REFS = [[["the", "cat", "is", "on", "the", "mat"], ["there", "is", "a", "cat", "on", "mat"]],
+         [["a", "dog", "ran", "far", "away", "fast"], ["the", "dog", "ran", "away"]]]
+
+# two label maps (0 background, classes 1 and 2) for the surface-distance metrics
+_SEG = (np.random.default_rng(161).integers(0, 3, size=(7, 8)),
+        np.random.default_rng(162).integers(0, 3, size=(7, 8)))
+
+# two batches of binarized (N, C, H, W) predictions and targets
+_BIN = tuple((np.random.default_rng(163 + k).integers(0, 2, size=(2, 3, 4, 4)),
+              np.random.default_rng(173 + k).integers(0, 2, size=(2, 3, 4, 4))) for k in range(2))
+
+METRICS = [
+    Case("CosineSimilarity", _metric(lambda ms: ms.nn.CosineSimilarity()), [X34]),
+    Case("CosineSimilarity_dot_sum", _metric(lambda ms: ms.nn.CosineSimilarity(
+        "dot", "sum", False)), [X34]),
+    Case("CosineSimilarity_mean", _metric(lambda ms: ms.nn.CosineSimilarity(
+        reduction="mean")), [X34]),
+    Case("Dice_metric", _metric(lambda ms: ms.nn.Dice(0.1)),
+         [P23, (_r(125, (2, 3)) > 0).astype(np.float32)]),
+    Case("Perplexity", _metric(lambda ms: ms.nn.Perplexity()), [PROB, np.array([2, 0])]),
+    Case("Perplexity_ignore", _metric(lambda ms: ms.nn.Perplexity(ignore_label=1)),
+         [np.random.default_rng(160).dirichlet(np.ones(4), size=5).astype(np.float32),
+          np.array([1, 0, 3, 1, 2])]),
+    Case("HausdorffDistance", _metric(lambda ms: ms.nn.HausdorffDistance(), (*_SEG, 1)), []),
+    Case("HausdorffDistance_directed_pct", _metric(lambda ms: ms.nn.HausdorffDistance(
+        "chessboard", 80.0, True, False), (*_SEG, 2)), []),
+    Case("MeanSurfaceDistance", _metric(lambda ms: ms.nn.MeanSurfaceDistance(), (*_SEG, 1)), []),
+    Case("MeanSurfaceDistance_sym", _metric(lambda ms: ms.nn.MeanSurfaceDistance(
+        True, "taxicab"), (*_SEG, 2)), []),
+    Case("RootMeanSquareDistance", _metric(lambda ms: ms.nn.RootMeanSquareDistance(),
+                                           (*_SEG, 1)), []),
+    Case("RootMeanSquareDistance_sym", _metric(lambda ms: ms.nn.RootMeanSquareDistance(
+        True), (*_SEG, 2)), []),
+    Case("ConfusionMatrixMetric", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(),
+                                          *_BIN), []),
+    Case("ConfusionMatrixMetric_f1_channels", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(
+        False, "f1_score"), *_BIN), []),
+    Case("ConfusionMatrixMetric_per_sample", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(
+        True, "specificity", True, "mean"), *_BIN), []),
+    Case("ConfusionMatrixMetric_mcc", _metric(lambda ms: ms.nn.ConfusionMatrixMetric(
+        metric_name="Matthews Correlation Coefficient"), *_BIN), []),
+    Case("BleuScore", _metric(lambda ms: ms.nn.BleuScore(), (_CAND, _REFS)), []),
+    Case("BleuScore_2gram_smooth", _metric(lambda ms: ms.nn.BleuScore(2, True),
+                                           (_CAND[:1], _REFS[:1]), (_CAND[1:], _REFS[1:])), []),
+    Case("BleuScore_short", _metric(lambda ms: ms.nn.BleuScore(3),
+                                    ([["the", "cat", "sat"]], [[["the", "cat", "sat", "down"]]])),
+         []),
+]
 
 # --- optimizers -------------------------------------------------------------------------------
 W0 = _r(150, (2, 3))
@@ -266,6 +346,10 @@ OPTIMIZERS = {
     "Rprop": lambda ms, ps: ms.nn.Rprop(ps, learning_rate=0.1),
     "Rprop_args": lambda ms, ps: ms.nn.Rprop(ps, 0.05, (0.3, 1.5), (0.01, 0.2),
                                              weight_decay=0.1),
+    "AdaFactor": lambda ms, ps: ms.nn.AdaFactor(ps),
+    "AdaFactor_lr": lambda ms, ps: ms.nn.AdaFactor(ps, learning_rate=0.05, relative_step=False,
+                                                   scale_parameter=False, warmup_init=False,
+                                                   beta1=None),
     "Adagrad_groups": lambda ms, ps: ms.nn.Adagrad(
         [{"params": [ps[0]], "lr": 0.2, "weight_decay": 0.1}, {"params": [ps[1]]}],
         learning_rate=0.05),
@@ -277,4 +361,4 @@ OPTIMIZERS = {
 OPTIM = [Case(f"opt_{name}", _opt(make), [W0, W1, G0, G1], rtol=1e-5)
          for name, make in OPTIMIZERS.items()]
 
-CASES: list[Case] = ACTIVATIONS + LOSSES + NORMS + MISC + OPTIM
+CASES: list[Case] = ACTIVATIONS + LOSSES + NORMS + MISC + METRICS + OPTIM

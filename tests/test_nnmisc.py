@@ -6,6 +6,7 @@ steps and their state names equal MindSpore's. Then derivatives numerically in f
 the random cells' properties and argument errors."""
 from __future__ import annotations
 
+import inspect
 import json
 import os
 
@@ -86,6 +87,9 @@ STATE_NAMES = {
                  "moment2.beta"],
     "ASGD": ["mu_w", "mu_beta", "eta_w", "eta_beta", "ax_.w", "ax_.beta"],
     "Rprop": ["prev.w", "prev.beta", "step_size.w", "step_size.beta"],
+    "AdaFactor": ["exp_avg.w", "exp_avg.beta", "exp_avg_sq_row_w", "exp_avg_sq_row_beta",
+                  "exp_avg_sq_col_w", "exp_avg_sq_col_beta", "exp_avg_sq_w", "exp_avg_sq_beta",
+                  "step"],
 }
 
 
@@ -207,3 +211,196 @@ def test_ctc_gradient_relation_to_mindspore() -> None:
     used = (np.arange(lp.shape[0])[:, None] < il[None, :])[..., None]
     np.testing.assert_allclose(decode(RECORDS[name]["grads"][0]),
                                g + np.exp(lp) * w[None, :, None] * used, rtol=1e-4, atol=1e-6)
+
+
+# --- derivatives, numerically, in float64 ---------------------------------------------------
+def _f64(seed: int, *shape: int) -> np.ndarray:
+    return np.random.default_rng(seed).normal(size=shape)
+
+
+_LP = np.log(np.random.default_rng(7).dirichlet(np.ones(4), size=(4, 2)))
+GRAD_CASES = {
+    "prelu": (lambda x, w: ops.prelu(x, w), [_f64(1, 2, 3, 2), _f64(2, 3)]),
+    "softmax2d": (lambda x: nn.Softmax2d()(x), [_f64(3, 1, 3, 2, 2)]),
+    "group_norm": (lambda x, w, b: ops.group_norm(x, 2, w, b), [_f64(4, 2, 4, 3), _f64(5, 4),
+                                                               _f64(6, 4)]),
+    "lrn": (lambda x: ops.lrn(x, 1, 1.5, 0.5, 0.75), [_f64(8, 1, 4, 2, 2)]),
+    "bidense": (lambda a, b, w, c: ops.bidense(a, b, w, c),
+                [_f64(9, 3, 2), _f64(10, 3, 4), _f64(11, 5, 2, 4), _f64(12, 5)]),
+    "gaussian_nll": (lambda x, y, v: ops.gaussian_nll_loss(x, y, v * v + 0.5, True),
+                     [_f64(13, 2, 3), _f64(14, 2, 3), _f64(15, 2, 3)]),
+    "multi_margin": (lambda x, w: ops.multi_margin_loss(x, Tensor(np.array([2, 0, 1])), 2, 1,
+                                                        w * w + 0.5),
+                     [_f64(16, 3, 4), _f64(17, 4)]),
+    "cosine_embedding": (lambda a, b: ops.cosine_embedding_loss(
+        a, b, Tensor(np.array([1.0, -1.0, -1.0])), -0.5), [_f64(18, 3, 2), _f64(19, 3, 2)]),
+    "hinge_soft_margin": (lambda x: ops.hinge_embedding_loss(x, Tensor(np.sign(_f64(20, 2, 3))))
+                          + ops.multilabel_soft_margin_loss(x, Tensor((_f64(21, 2, 3) > 0)
+                                                                      .astype(float))),
+                          [_f64(22, 2, 3)]),
+    "ctc": (lambda lp: ops.ctc_loss(lp, Tensor(np.array([[1, 2], [3, 0]])),
+                                    Tensor(np.array([4, 3])), Tensor(np.array([2, 1])))[0],
+            [_LP]),
+    "clip_by_norm": (lambda x: ops.clip_by_norm(x, 0.5), [_f64(23, 2, 3)]),
+    "focal_dice": (lambda x: nn.FocalLoss()(x, Tensor(np.array([[[1, 0]], [[2, 1]]])))
+                   + nn.DiceLoss()(ops.sigmoid(x), Tensor(np.ones((2, 3, 2)))),
+                   [_f64(24, 2, 3, 2)]),
+    "poisson_nll": (lambda x: nn.PoissonNLLLoss(full=True)(x, Tensor(np.array([0.5, 2.0, 3.0]))),
+                    [_f64(25, 3)]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(GRAD_CASES))
+def test_derivatives(name: str) -> None:
+    f, args = GRAD_CASES[name]
+    check_grads(f, [Tensor(a) for a in args], order=2)
+
+
+def test_fast_gelu_gradient() -> None:
+    """fast_gelu takes float16 / float32 only (as MindSpore): its gradient against the
+    derivative of its formula, in float64."""
+    x = np.linspace(-4, 4, 41)
+    g = ms.grad(lambda v: ops.fast_gelu(v).sum())(Tensor(x.astype(np.float32))).asnumpy()
+
+    def f(v):
+        return v / (1 + np.exp(-1.702 * np.abs(v))) * np.exp(0.851 * (v - np.abs(v)))
+
+    np.testing.assert_allclose(g, (f(x + 1e-6) - f(x - 1e-6)) / 2e-6, rtol=1e-5, atol=1e-6)
+
+
+def test_layers_under_vmap_and_jit() -> None:
+    x = Tensor(_f64(30, 3, 2, 4, 2))
+    g = ops.vmap(lambda r: ops.group_norm(r, 2))(x).asnumpy()
+    np.testing.assert_allclose(g, np.stack([ops.group_norm(Tensor(x.asnumpy()[i]), 2)
+                                            .asnumpy() for i in range(3)]), rtol=1e-12)
+    f = ms.jit(lambda a: ops.lrn(a, 1) + ops.prelu(a, Tensor(np.array([0.1, 0.2]))))
+    np.testing.assert_allclose(f(x).asnumpy(), (ops.lrn(x, 1) + ops.prelu(
+        x, Tensor(np.array([0.1, 0.2])))).asnumpy(), rtol=1e-12)
+
+
+# --- random cells --------------------------------------------------------------------------
+def test_rrelu_slopes_and_gradient() -> None:
+    x = Tensor(np.linspace(-3, 3, 400).reshape(20, 20))
+    out = ops.rrelu(x, 0.2, 0.4)
+    grad = ms.grad(lambda v: ops.rrelu(v, 0.2, 0.4).sum())(x)
+    xs, ys, gs = x.asnumpy(), out.asnumpy(), grad.asnumpy()
+    pos = xs >= 0
+    np.testing.assert_array_equal(ys[pos], xs[pos])
+    slope = ys[~pos] / xs[~pos]
+    assert slope.min() >= 0.2 and slope.max() < 0.4 and slope.std() > 0.03
+    # (the gradient comes from a second call, with its own draw: still in the range)
+    assert (gs[pos] == 1).all() and gs[~pos].min() >= 0.2 and gs[~pos].max() < 0.4
+
+
+def test_channel_dropout_drops_whole_channels() -> None:
+    ms.set_seed(3)
+    cell = nn.Dropout2d(0.5)
+    cell.set_train()
+    y = cell(Tensor(np.ones((4, 8, 3, 3), np.float32))).asnumpy()
+    per_channel = y.reshape(4, 8, -1)
+    assert set(np.unique(per_channel)) <= {0.0, 2.0}
+    assert (per_channel.min(-1) == per_channel.max(-1)).all()  # a channel is all 0 or all 2
+    assert 0 < (per_channel[..., 0] == 0).sum() < 32
+    cell.set_train(False)
+    np.testing.assert_array_equal(cell(Tensor(y)).asnumpy(), y)
+    y1 = ops.dropout1d(Tensor(np.ones((6, 5), np.float32)), 0.5).asnumpy()  # (C, L): rows
+    assert (y1.min(1) == y1.max(1)).all()
+
+
+# --- argument errors -------------------------------------------------------------------------
+def test_argument_errors_name_the_function() -> None:
+    x = Tensor(_f64(40, 2, 3))
+    cases = [
+        (ValueError, "prelu", lambda: ops.prelu(x, Tensor(np.ones(2)))),
+        (ValueError, "group_norm", lambda: ops.group_norm(Tensor(_f64(1, 2, 3, 2)), 2)),
+        (ValueError, "lrn", lambda: ops.lrn(x)),
+        (ValueError, "bidense", lambda: ops.bidense(x, x, Tensor(np.ones((2, 2, 2))))),
+        (ValueError, "multi_margin_loss", lambda: ops.multi_margin_loss(x, Tensor(
+            np.array([0, 1])), p=3)),
+        (ValueError, "multi_margin_loss", lambda: ops.multi_margin_loss(x, Tensor(
+            np.array([0, 3])))),
+        (ValueError, "ctc_loss", lambda: ops.ctc_loss(Tensor(_LP), Tensor(np.array([[1], [2]])),
+                                                      Tensor(np.array([9, 4])),
+                                                      Tensor(np.array([1, 1])))),
+        (ValueError, "cosine_embedding_loss", lambda: ops.cosine_embedding_loss(
+            x, x, Tensor(np.ones(2)), 1.5)),
+        (TypeError, "fast_gelu", lambda: ops.fast_gelu(x)),
+        (ValueError, "GroupNorm", lambda: nn.GroupNorm(3, 4)),
+        (TypeError, "Adagrad", lambda: nn.Adagrad([ms.Parameter(x, name="p")], accum=1)),
+        (ValueError, "AdaMax", lambda: nn.AdaMax([ms.Parameter(x, name="p")], beta1=1.0)),
+        (ValueError, "Rprop", lambda: nn.Rprop([ms.Parameter(x, name="p")], etas=(0.5, 0.9))),
+        (ValueError, "AdaFactor", lambda: nn.AdaFactor([ms.Parameter(x, name="p")], 0.1)),
+        (ValueError, "MultiClassDiceLoss", lambda: nn.MultiClassDiceLoss(activation="elu")),
+        (ValueError, "FocalLoss", lambda: nn.FocalLoss()(x, Tensor(np.ones((2, 2))))),
+    ]
+    for err, who, call in cases:
+        with pytest.raises(err, match=who):
+            call()
+
+
+def test_bad_gradients_leave_the_optimizer_unchanged() -> None:
+    p = ms.Parameter(Tensor(NC.W0), name="w")
+    opt = nn.FTRL([p], learning_rate=0.1)
+    before = [q.asnumpy().copy() for q in opt.get_parameters()]
+    with pytest.raises(ValueError, match="FTRL"):
+        opt((Tensor(np.ones((3, 2), np.float32)),))
+    for q, b in zip(opt.get_parameters(), before):
+        np.testing.assert_array_equal(q.asnumpy(), b)
+
+
+# --- MindSpore's signatures --------------------------------------------------------------------
+OPTIMIZER_SIGNATURES = {  # MindSpore's own __init__ (its name list shows the decorator's)
+    "Adagrad": "(params, accum=0.1, learning_rate=0.001, update_slots=True, loss_scale=1.0, "
+               "weight_decay=0.0)",
+    "Adadelta": "(params, learning_rate=1.0, rho=0.9, epsilon=1e-06, loss_scale=1.0, "
+                "weight_decay=0.0)",
+    "AdaMax": "(params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-08, "
+              "weight_decay=0.0, loss_scale=1.0)",
+    "FTRL": "(params, initial_accum=0.1, learning_rate=0.001, lr_power=-0.5, l1=0.0, l2=0.0, "
+            "use_locking=False, loss_scale=1.0, weight_decay=0.0)",
+    "ProximalAdagrad": "(params, accum=0.1, learning_rate=0.001, l1=0.0, l2=0.0, "
+                       "use_locking=False, loss_scale=1.0, weight_decay=0.0)",
+    "LazyAdam": "(params, learning_rate=0.001, beta1=0.9, beta2=0.999, eps=1e-08, "
+                "use_locking=False, use_nesterov=False, weight_decay=0.0, loss_scale=1.0)",
+    "ASGD": "(params, learning_rate=0.1, lambd=0.0001, alpha=0.75, t0=1000000.0, "
+            "weight_decay=0.0)",
+    "Rprop": "(params, learning_rate=0.1, etas=(0.5, 1.2), step_sizes=(1e-06, 50.0), "
+             "weight_decay=0.0)",
+    "AdaFactor": "(params, learning_rate=None, eps=(1e-30, 0.001), clip_threshold=1.0, "
+                 "decay_rate=0.8, beta1=0.9, weight_decay=0.0, scale_parameter=True, "
+                 "relative_step=True, warmup_init=False, compression=False, loss_scale=1.0)",
+}
+
+
+def _signature(f) -> str:
+    parts, star = [], False
+    for name, p in list(inspect.signature(f).parameters.items()):
+        if name == "self":
+            continue
+        if p.kind == p.KEYWORD_ONLY and not star:
+            parts.append("*")
+            star = True
+        default = "" if p.default is p.empty else "=" + (
+            "mindspore.float32" if p.default is ms.float32 else repr(p.default))
+        parts.append(name + default)
+    return "(" + ", ".join(parts) + ")"
+
+
+def test_signatures_match_mindspore() -> None:
+    data = os.path.join(os.path.dirname(__file__), "..", "tools", "data",
+                        "mindspore_nn_signatures.txt")
+    mine = {c.name.split("_")[0] for c in NC.CASES if not c.name.startswith(("ops_", "opt_"))}
+    mine |= {"Dropout1d", "Dropout2d", "Dropout3d", "SyncBatchNorm"}
+    checked, wrong = 0, []
+    for line in open(data):
+        name, sig = line.strip().split(" ", 1)
+        if name not in mine and name not in OPTIMIZER_SIGNATURES:
+            continue
+        want = OPTIMIZER_SIGNATURES.get(name, sig)
+        cls = getattr(nn, name)
+        got = _signature(cls.__init__) if cls.__init__ is not nn.Cell.__init__ else "()"
+        checked += 1
+        if got != want:
+            wrong.append(f"{name}: {got} != {want}")
+    assert not wrong, "\n".join(wrong)
+    assert checked >= 50

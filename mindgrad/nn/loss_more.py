@@ -305,6 +305,41 @@ class FocalLoss(LossBase):
         return self.get_loss(loss)
 
 
+class TripletMarginWithDistanceLoss(LossBase):
+    """``max(d(x, positive) - d(x, negative) + margin, 0)`` with ``distance_function``
+    (by default the L2 norm of ``|a - b|`` along axis 1); ``swap`` uses
+    ``min(d(x, negative), d(positive, negative))``."""
+
+    def __init__(self, distance_function: Any = None, swap: bool = False,
+                 reduction: str = "mean", margin: float = 1.0) -> None:
+        super().__init__(reduction)
+        self.margin = _float_arg(margin, "TripletMarginWithDistanceLoss", "margin")
+        if not isinstance(swap, bool):
+            raise TypeError(f"For 'TripletMarginWithDistanceLoss', 'swap' must be a bool, but "
+                            f"got {type(swap).__name__}.")
+        self.swap = swap
+        self.distance_function = distance_function if distance_function is not None \
+            else _pairwise_distance
+
+    def construct(self, x: Tensor, positive: Tensor, negative: Tensor) -> Tensor:
+        who = "TripletMarginWithDistanceLoss"
+        for arg, t in (("x", x), ("positive", positive), ("negative", negative)):
+            _tensor(t, who, arg)
+        d1 = self.distance_function(x, positive)
+        d2 = self.distance_function(x, negative)
+        if self.swap:
+            d2 = F.minimum(d2, self.distance_function(positive, negative))
+        return self.get_loss(F.relu(F.add(F.sub(d1, d2), self.margin)))
+
+
+def _pairwise_distance(a: Tensor, b: Tensor) -> Tensor:
+    d = F.abs(F.sub(a, b))
+    if d.ndim == 0:
+        raise ValueError("For 'pairwise_distance' in 'TripletMarginWithDistanceLoss', 'ndim' "
+                         "of the input must be positive, but got 0.")
+    return F.sqrt(F.reduce_sum(F.square(d), 1))
+
+
 class RMSELoss(LossBase):
     """``sqrt(mean((logits - label)^2))``."""
 
@@ -326,4 +361,4 @@ class MAELoss(LossBase):
 __all__ = ["HuberLoss", "KLDivLoss", "MarginRankingLoss", "CosineEmbeddingLoss",
            "HingeEmbeddingLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss", "PoissonNLLLoss",
            "GaussianNLLLoss", "CTCLoss", "DiceLoss", "MultiClassDiceLoss", "FocalLoss",
-           "RMSELoss", "MAELoss"]
+           "RMSELoss", "MAELoss", "TripletMarginWithDistanceLoss"]

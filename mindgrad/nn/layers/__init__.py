@@ -13,6 +13,8 @@ from .normalization import BatchNorm1d, BatchNorm2d, LayerNorm  # noqa: F401
 from .normalization import LRN, BatchNorm3d, GroupNorm, SyncBatchNorm  # noqa: F401
 from .misc_cells import (BiDense, ClipByNorm, Dropout1d, Dropout2d, Dropout3d,  # noqa: F401
                          L1Regularizer, TimeDistributed)
+from .activation import PReLUExt  # noqa: F401
+from .image import CentralCrop, ImageGradients  # noqa: F401
 from .pooling import AvgPool2d, MaxPool2d  # noqa: F401
 
 __all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish", "ReLU", "ReLU6",
@@ -22,7 +24,8 @@ __all__ = ["ELU", "GELU", "HSigmoid", "HSwish", "LeakyReLU", "LogSoftmax", "Mish
 __all__ += ["CELU", "GLU", "FastGelu", "Hardtanh", "HShrink", "LogSigmoid", "PReLU", "RReLU",
             "SeLU", "Softmax2d", "Softmin", "Softsign", "SoftShrink", "Tanhshrink", "Threshold",
             "LRN", "BatchNorm3d", "GroupNorm", "SyncBatchNorm", "BiDense", "ClipByNorm",
-            "Dropout1d", "Dropout2d", "Dropout3d", "L1Regularizer", "TimeDistributed"]
+            "Dropout1d", "Dropout2d", "Dropout3d", "L1Regularizer", "TimeDistributed",
+            "PReLUExt", "CentralCrop", "ImageGradients"]
 
 # recurrent layers and cells
 from . import rnns as _rnns  # noqa: E402

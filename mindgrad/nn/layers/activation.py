@@ -354,6 +354,25 @@ class FastGelu(Cell):
         return LF.fast_gelu(x)
 
 
+class PReLUExt(Cell):
+    """``input`` where positive, else ``weight * input``: ``weight`` a Parameter of
+    ``num_parameters`` slopes (1, shared, or one per channel), all ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, dtype: Any = None) -> None:
+        super().__init__()
+        if isinstance(num_parameters, bool) or not isinstance(num_parameters, int) \
+                or num_parameters < 1:
+            raise ValueError(f"For 'PReLUExt', 'num_parameters' must be a positive int, but got "
+                             f"{num_parameters!r}.")
+        value = np.full((num_parameters,), F._float_param(init, "PReLUExt", "init"),
+                        np.float32)
+        w = Tensor(value) if dtype is None else F.cast(Tensor(value), dtype)
+        self.weight = Parameter(w, name="weight")
+
+    def construct(self, input: Tensor) -> Tensor:  # noqa: A002
+        return LF.prelu(input, F.cast(self.weight, input.dtype))
+
+
 _ACTIVATIONS.update({
     "prelu": PReLU, "selu": SeLU, "softsign": Softsign, "logsigmoid": LogSigmoid,
     "tanhshrink": Tanhshrink, "hardtanh": Hardtanh, "hshrink": HShrink,
@@ -362,4 +381,5 @@ _ACTIVATIONS.update({
 })
 
 __all__ += ["CELU", "PReLU", "GLU", "Hardtanh", "HShrink", "SoftShrink", "LogSigmoid", "SeLU",
-            "Softmin", "Softmax2d", "Softsign", "Tanhshrink", "Threshold", "RReLU", "FastGelu"]
+            "Softmin", "Softmax2d", "Softsign", "Tanhshrink", "Threshold", "RReLU", "FastGelu",
+            "PReLUExt"]

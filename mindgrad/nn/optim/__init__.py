@@ -6,3 +6,4 @@ from .rmsprop import RMSProp  # noqa: F401
 from .sgd import SGD, Momentum  # noqa: F401
 from .adagrad import FTRL, Adadelta, Adagrad, AdaMax, ProximalAdagrad  # noqa: F401
 from .asgd_rprop import ASGD, LazyAdam, Rprop  # noqa: F401
+from .adafactor import AdaFactor  # noqa: F401

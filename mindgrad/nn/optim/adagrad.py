@@ -5,7 +5,7 @@ that checkpoints interchange, parameter groups, weight decay, loss scale and lea
 schedules from the ``Optimizer`` base.
 
 Like MindSpore's, each step first adds the weight decay to the gradients, then removes the
-loss scale, and advances ``global_step`` by one."""
+loss scale; reading the step's learning rate advances ``global_step`` by one."""
 from __future__ import annotations
 
 from typing import Any
@@ -40,16 +40,7 @@ def check_bool(v: Any, name: str, who: str) -> bool:
     return v
 
 
-class StepOptimizer(Optimizer):
-    """An optimizer whose every step advances ``global_step`` once, as MindSpore's do."""
-
-    def step_lrs(self) -> list:
-        """This step's learning rate per parameter; ``global_step`` moves on by one (the
-        base's ``_lrs`` advances it for every rate, constant or dynamic)."""
-        return self._lrs()
-
-
-class Adagrad(StepOptimizer):
+class Adagrad(Optimizer):
     """Adagrad: ``accum += g^2`` (unless ``update_slots=False``) and
     ``p -= lr g / sqrt(accum)``; ``accum`` starts at ``accum``."""
 
@@ -63,14 +54,14 @@ class Adagrad(StepOptimizer):
 
     def construct(self, grads: Any) -> bool:
         grads = self._prepare(grads)
-        for p, a, g, lr in zip(self.parameters, self.accum, grads, self.step_lrs()):
+        for p, a, g, lr in zip(self.parameters, self.accum, grads, self._lrs()):
             acc = F.add(a, F.square(g)) if self.update_slots else a
             a.set_data(acc)
             p.set_data(F.sub(p, F.mul(lr, F.mul(g, F.rsqrt(acc)))))
         return True
 
 
-class ProximalAdagrad(StepOptimizer):
+class ProximalAdagrad(Optimizer):
     """Proximal Adagrad: ``accum += g^2``, ``a = lr / sqrt(accum)``, ``v = p - a g`` and
     ``p = sign(v) max(|v| - a l1, 0) / (1 + a l2)``."""
 
@@ -86,7 +77,7 @@ class ProximalAdagrad(StepOptimizer):
 
     def construct(self, grads: Any) -> bool:
         grads = self._prepare(grads)
-        for p, a, g, lr in zip(self.parameters, self.accum, grads, self.step_lrs()):
+        for p, a, g, lr in zip(self.parameters, self.accum, grads, self._lrs()):
             acc = F.add(a, F.square(g))
             a.set_data(acc)
             rate = F.mul(lr, F.rsqrt(acc))  # the per-element rate of the step and the prox
@@ -96,7 +87,7 @@ class ProximalAdagrad(StepOptimizer):
         return True
 
 
-class Adadelta(StepOptimizer):
+class Adadelta(Optimizer):
     """Adadelta: ``accum = rho accum + (1 - rho) g^2``,
     ``u = sqrt(accum_update + eps) / sqrt(accum + eps) g``,
     ``accum_update = rho accum_update + (1 - rho) u^2`` and ``p -= lr u``."""
@@ -114,7 +105,7 @@ class Adadelta(StepOptimizer):
         grads = self._prepare(grads)
         rho, eps = self.rho, self.epsilon
         for p, a, au, g, lr in zip(self.parameters, self.accum, self.accum_update, grads,
-                                   self.step_lrs()):
+                                   self._lrs()):
             acc = F.add(F.mul(a, rho), F.mul(F.square(g), 1.0 - rho))
             u = F.mul(F.div(F.sqrt(F.add(au, eps)), F.sqrt(F.add(acc, eps))), g)
             a.set_data(acc)
@@ -123,7 +114,7 @@ class Adadelta(StepOptimizer):
         return True
 
 
-class AdaMax(StepOptimizer):
+class AdaMax(Optimizer):
     """AdaMax: ``m = beta1 m + (1 - beta1) g``, ``v = max(beta2 v, |g|)`` and
     ``p -= lr / (1 - beta1^t) m / (v + eps)``."""
 
@@ -142,7 +133,7 @@ class AdaMax(StepOptimizer):
 
     def construct(self, gradients: Any) -> bool:
         grads = self._prepare(gradients)
-        lrs = self.step_lrs()
+        lrs = self._lrs()
         b1, b2 = self.beta1, self.beta2
         power = F.mul(self.beta1_power, b1)
         self.beta1_power.set_data(power)
@@ -157,7 +148,7 @@ class AdaMax(StepOptimizer):
         return True
 
 
-class FTRL(StepOptimizer):
+class FTRL(Optimizer):
     """Follow-the-regularized-leader: with ``n = moments + g^2``,
     ``linear += g - (n^-lr_power - moments^-lr_power) / lr p``, ``moments = n`` and
     ``p = (sign(linear) l1 - linear) / (n^-lr_power / lr + 2 l2)`` where
@@ -186,7 +177,7 @@ class FTRL(StepOptimizer):
 
     def construct(self, grads: Any) -> bool:
         grads = self._prepare(grads)
-        self.step_lrs()
+        self._lrs()
         lr, power, l1, l2 = self.lr, -self.lr_power, self.l1, self.l2
         for p, n, lin, g in zip(self.parameters, self.moments, self.linear, grads):
             n_new = F.add(n, F.square(g))

@@ -12,10 +12,11 @@ from ...common.parameter import Parameter
 from ...core import dtype as mstype
 from ...core.tensor import Tensor
 from ...ops import functional as F
-from .adagrad import StepOptimizer, check_bool, check_float
+from .adagrad import check_bool, check_float
+from .optimizer import Optimizer
 
 
-class ASGD(StepOptimizer):
+class ASGD(Optimizer):
     """ASGD. At step ``t`` (from 1), with ``eta`` set to ``lr`` on the first step:
     ``p = p (1 - lambd eta) - eta g``; the average ``ax`` becomes ``p`` while ``mu`` is 1,
     else ``ax += (p - ax) mu``; then ``eta = lr / (1 + lambd lr t)^alpha`` and
@@ -43,7 +44,7 @@ class ASGD(StepOptimizer):
 
     def construct(self, gradients: Any) -> bool:
         grads = self._prepare(gradients)
-        lrs = self.step_lrs()
+        lrs = self._lrs()
         step = F.cast(F.reshape(self.global_step, ()), mstype.float32)
         first = F.equal(step, 1.0)
         for p, g, mu, eta, ax, lr in zip(self.parameters, grads, self.mu, self.eta, self.ax,
@@ -61,7 +62,7 @@ class ASGD(StepOptimizer):
         return True
 
 
-class Rprop(StepOptimizer):
+class Rprop(Optimizer):
     """Rprop: each element's step size (``lr`` at the first step) grows by ``etaplus`` while
     its gradient keeps its sign, shrinks by ``etaminus`` when the sign flips (and that step
     is skipped: the gradient counts as 0), stays when either is 0, clipped to
@@ -91,7 +92,7 @@ class Rprop(StepOptimizer):
 
     def construct(self, gradients: Any) -> bool:
         grads = self._prepare(gradients)
-        lrs = self.step_lrs()
+        lrs = self._lrs()
         first = F.equal(F.reshape(self.global_step, ()), 1)
         for p, g, prev, state, lr in zip(self.parameters, grads, self.prev, self.step_size, lrs):
             size = F.select(first, F.mul(F.ones_like(state), F.cast(lr, state.dtype)), state)
@@ -108,7 +109,7 @@ class Rprop(StepOptimizer):
         return True
 
 
-class LazyAdam(StepOptimizer):
+class LazyAdam(Optimizer):
     """Adam as MindSpore's kernel computes it (see ``nn.Adam``): with ``t`` the step,
     ``m = m + (g - m)(1 - beta1)``, ``v = v + (g^2 - v)(1 - beta2)``,
     ``p -= lr sqrt(1 - beta2^t) / (1 - beta1^t) m / (sqrt(v) + eps)`` (nesterov:
@@ -134,7 +135,7 @@ class LazyAdam(StepOptimizer):
 
     def construct(self, gradients: Any) -> bool:
         grads = self._prepare(gradients)
-        lrs = self.step_lrs()
+        lrs = self._lrs()
         b1, b2 = self.beta1, self.beta2
         b1p = F.mul(self.beta1_power, b1)
         b2p = F.mul(self.beta2_power, b2)

@@ -10,6 +10,10 @@ from .curves import ROC, ConfusionMatrix, auc  # noqa: F401
 from .error import MAE, MSE, Loss  # noqa: F401
 from .fbeta import F1, Fbeta, Precision, Recall  # noqa: F401
 from .metric import EvaluationBase, Metric, rearrange_inputs  # noqa: F401
+from .similarity import BleuScore, CosineSimilarity, Dice, Perplexity  # noqa: F401
+from .surface import (HausdorffDistance, MeanSurfaceDistance,  # noqa: F401
+                      RootMeanSquareDistance)
+from .confusion_metric import ConfusionMatrixMetric  # noqa: F401
 
 __factory__ = {
     "accuracy": Accuracy,
@@ -26,6 +30,14 @@ __factory__ = {
     "mse": MSE,
     "loss": Loss,
     "confusion_matrix": ConfusionMatrix,
+    "dice": Dice,
+    "bleu_score": BleuScore,
+    "cosine_similarity": CosineSimilarity,
+    "perplexity": Perplexity,
+    "hausdorff_distance": HausdorffDistance,
+    "mean_surface_distance": MeanSurfaceDistance,
+    "root_mean_square_distance": RootMeanSquareDistance,
+    "confusion_matrix_metric": ConfusionMatrixMetric,
 }
 
 
@@ -69,4 +81,6 @@ def get_metrics(metrics: Any) -> dict | None:
 __all__ = ["names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE", "Metric",
            "rearrange_inputs", "Precision", "Recall", "Fbeta", "F1", "ROC", "auc",
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
-           "Loss", "ConfusionMatrix"]
+           "Loss", "ConfusionMatrix",
+           "BleuScore", "CosineSimilarity", "Dice", "Perplexity", "HausdorffDistance",
+           "MeanSurfaceDistance", "RootMeanSquareDistance", "ConfusionMatrixMetric"]
