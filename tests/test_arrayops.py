@@ -17,7 +17,7 @@ from mindgrad import Parameter, Tensor, ops
 
 import arrayops_cases as AC
 from gradcheck import check_grads, check_graph_matches
-from test_catalogue import _same, decode, weights
+from test_catalogue import _same, check_gradients, decode
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "arrayops.json")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
@@ -84,20 +84,7 @@ def test_against_mindspore(name: str) -> None:
     if "grads" not in rec or name in TIED_INDEX:
         assert not case.grad or "grad_error" in rec or name in TIED_INDEX
         return
-    w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
-
-    def loss(*xs):
-        o = case.fn(ms, ops, *xs)
-        return ((o[0] if isinstance(o, (tuple, list)) else o) * w).sum()
-
-    g = ms.grad(loss, grad_position=tuple(case.grad))(*[Tensor(x) for x in inputs])
-    g = g if isinstance(g, (tuple, list)) else (g,)
-    wrong = MINDSPORE_WRONG.get(name, {})
-    for k, (t, r) in enumerate(zip(g, rec["grads"])):
-        if k in wrong:  # the difference is still there (else this note is stale)
-            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
-            continue
-        _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
+    check_gradients(name, case, rec, inputs, MINDSPORE_WRONG.get(name, {}))
 
 
 def test_dropped_segment_ids_against_numpy() -> None:

@@ -56,6 +56,25 @@ def _same(got: np.ndarray, want: np.ndarray, what: str, rtol: float, values: boo
             np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol, err_msg=what)
 
 
+def check_gradients(name: str, case, rec: dict, inputs: list, wrong: dict) -> None:
+    """The gradient of ``sum(w * first output)`` with respect to ``case.grad`` against the
+    one MindSpore recorded; the entries of ``wrong`` (MindSpore's known-wrong gradients)
+    must still differ, or the note about them is stale."""
+    w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
+
+    def loss(*xs):
+        o = case.fn(ms, ops, *xs)
+        return ((o[0] if isinstance(o, (tuple, list)) else o) * w).sum()
+
+    g = ms.grad(loss, grad_position=tuple(case.grad))(*[Tensor(x) for x in inputs])
+    g = g if isinstance(g, (tuple, list)) else (g,)
+    for k, (t, r) in enumerate(zip(g, rec["grads"])):
+        if k in wrong:
+            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
+            continue
+        _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
+
+
 def test_fixture_covers_every_case() -> None:
     assert set(RECORDS) == set(CASES)
     assert len(CASES) >= 90
@@ -80,20 +99,7 @@ def test_against_mindspore(name: str) -> None:
     if "grads" not in rec:
         assert not case.grad or "grad_error" in rec
         return
-    w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
-
-    def loss(*xs):
-        o = case.fn(ms, ops, *xs)
-        return ((o[0] if isinstance(o, (tuple, list)) else o) * w).sum()
-
-    g = ms.grad(loss, grad_position=tuple(case.grad))(*ts)
-    g = g if isinstance(g, (tuple, list)) else (g,)
-    wrong = MINDSPORE_WRONG.get(name, {})
-    for k, (t, r) in enumerate(zip(g, rec["grads"])):
-        if k in wrong:  # the difference is still there (else this note is stale)
-            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
-            continue
-        _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
+    check_gradients(name, case, rec, inputs, MINDSPORE_WRONG.get(name, {}))
 
 
 def test_refused_by_mindspore_cpu_against_numpy() -> None:

@@ -18,7 +18,7 @@ from mindgrad import Tensor, nn, ops
 
 import nnmisc_cases as NC
 from gradcheck import check_grads
-from test_catalogue import _same, decode, weights
+from test_catalogue import _same, check_gradients, decode, weights
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "nnmisc.json")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
@@ -59,21 +59,7 @@ def test_against_mindspore(name: str) -> None:
     if "grads" not in rec:
         assert not case.grad
         return
-    ts = [Tensor(x) for x in inputs]
-    w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
-
-    def loss(*xs):
-        o = case.fn(ms, ops, *xs)
-        return ((o[0] if isinstance(o, (tuple, list)) else o) * w).sum()
-
-    g = ms.grad(loss, grad_position=tuple(case.grad))(*ts)
-    g = g if isinstance(g, (tuple, list)) else (g,)
-    wrong = MINDSPORE_WRONG.get(name, {})
-    for k, (t, r) in enumerate(zip(g, rec["grads"])):
-        if k in wrong:  # the difference is still there (else this note is stale)
-            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
-            continue
-        _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
+    check_gradients(name, case, rec, inputs, MINDSPORE_WRONG.get(name, {}))
 
 
 # --- optimizer state names, as MindSpore 2.10 names them (checkpoints interchange) -----------

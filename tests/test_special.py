@@ -8,19 +8,17 @@ in float64), vmap against a loop, GRAPH mode against PYNATIVE, and argument erro
 from __future__ import annotations
 
 import json
-import math
 import os
 
 import numpy as np
 import pytest
-import scipy.special as sps
 
 import mindgrad as ms
 from mindgrad import Tensor, ops
 
 import special_cases as SC
 from gradcheck import check_grads, check_graph_matches
-from test_catalogue import _same, weights
+from test_catalogue import _same, check_gradients
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "special.json")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
@@ -171,20 +169,7 @@ def test_against_mindspore(name: str) -> None:
     if "grads" not in rec:
         assert not case.grad or "grad_error" in rec
         return
-    w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
-
-    def loss(*xs):
-        o = case.fn(ms, ops, *xs)
-        return ((o[0] if isinstance(o, (tuple, list)) else o) * w).sum()
-
-    g = ms.grad(loss, grad_position=tuple(case.grad))(*[Tensor(x) for x in inputs])
-    g = g if isinstance(g, (tuple, list)) else (g,)
-    wrong = MINDSPORE_WRONG.get(name, {})
-    for k, (t, r) in enumerate(zip(g, rec["grads"])):
-        if k in wrong:  # the difference is still there (else this note is stale)
-            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
-            continue
-        _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
+    check_gradients(name, case, rec, inputs, MINDSPORE_WRONG.get(name, {}))
 
 
 # --- derivatives, numerically, in float64 ---------------------------------------------------
