@@ -47,6 +47,9 @@ class Pullback:
         one cotangent per output leaf (default: ones)."""
         if sens_leaves is None:
             sens_leaves = self.default_sens()
+        else:  # a complex sensitivity in MindSpore's convention, into the engine's
+            sens_leaves = [S.conj(s) if s is not None and S.dtype_of(s).kind == "c" else s
+                           for s in sens_leaves]
         cts = self.trace.backward(zip(self.out_tracers, sens_leaves)).get
         if self.trace.hooks:  # hooks on the inputs themselves see their complete gradients
             hooked = self.trace.hooked
@@ -70,12 +73,16 @@ def _ones_like(x: Any) -> Any:
 
 
 def _finish(ct: Any, like: Any) -> Any:
-    """Zeros for an input that received nothing; the gradient keeps the input's dtype."""
+    """Zeros for an input that received nothing; the gradient keeps the input's dtype. A
+    complex input's gradient is conjugated to MindSpore's convention (``dL/da + i dL/db``;
+    the engine's rules compute ``dL/da - i dL/db``, see ``prims/fft.py``)."""
     if ct is None:
         return S.zeros_like(like)
     if type(ct) is Tensor and type(like) is Tensor and ct._data.dtype == like._data.dtype:
-        return ct  # the common eager case, without the generic dtype lookups
+        return ct if ct._data.dtype.kind != "c" else S.conj(ct)
     want = S.dtype_of(like)
+    if want.kind == "c":
+        ct = S.conj(ct)
     return ct if S.dtype_of(ct) == want else S.cast(ct, dtype=want)
 
 

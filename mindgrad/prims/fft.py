@@ -52,23 +52,26 @@ complex_ = Primitive("Complex", _complex_impl)
 # the parts as views of the complex array (no copy)
 real = Primitive("Real", lambda z: z.real)
 imag = Primitive("Imag", lambda z: z.imag)
-conj = Primitive("Conj", lambda z: xp_of(z).conj(z))
+conj = S.conj
 
 
 def _zero(x):
     return S.zeros_like(x)
 
 
+# Reverse rules inside the engine take the cotangent of a complex z = a + ib as
+# dL/da - i dL/db, for which the rule of a holomorphic f is g f'(z) (what every elementwise
+# and product rule computes); the front end conjugates to MindSpore's dL/da + i dL/db at
+# the boundary (ad/api.py). The rules below, of functions that are not holomorphic, follow
+# the engine's convention.
 complex_.vjp = (lambda g, ans, re, im: S.unbroadcast(real(g), re),
-                lambda g, ans, re, im: S.unbroadcast(imag(g), im))
+                lambda g, ans, re, im: S.unbroadcast(S.neg(imag(g)), im))
 complex_.jvp = (lambda t, ans, re, im: S.broadcast_like(complex_(t, _zero(t)), ans),
                 lambda t, ans, re, im: S.broadcast_like(complex_(_zero(t), t), ans))
 real.vjp = (lambda g, ans, z: complex_(g, _zero(g)),)
 real.jvp = (lambda t, ans, z: real(t),)
-imag.vjp = (lambda g, ans, z: complex_(_zero(g), g),)
+imag.vjp = (lambda g, ans, z: complex_(_zero(g), S.neg(g)),)
 imag.jvp = (lambda t, ans, z: imag(t),)
-conj.vjp = (lambda g, ans, z: conj(g),)
-conj.jvp = (lambda t, ans, z: conj(t),)
 
 
 def _complex_taylor(primals, series, **params):
@@ -87,8 +90,8 @@ def _complex_taylor(primals, series, **params):
 
 
 complex_.taylor = _complex_taylor
-S.defelementwise(complex_, real, imag, conj)
-for _p in (real, imag, conj):
+S.defelementwise(complex_, real, imag)
+for _p in (real, imag):
     _p.taylor = S.linear(_p)
 
 
@@ -103,15 +106,22 @@ def _view_as_real_impl(z):
 # complex (...) -> real (..., 2): one pass each way (a stack of the parts would take three)
 view_as_real = Primitive("ViewAsReal", _view_as_real_impl)
 view_as_real.vjp = (lambda g, ans, z: complex_(G.getitem(g, index=(Ellipsis, 0)),
-                                               G.getitem(g, index=(Ellipsis, 1))),)
+                                               S.neg(G.getitem(g, index=(Ellipsis, 1)))),)
 view_as_real.jvp = (lambda t, ans, z: view_as_real(t),)
 view_as_real.taylor = S.linear(view_as_real)
 view_as_real.batch = lambda args, dims: (view_as_real(S.to_front(args[0], dims[0])), 0)
 
 
-# |z| of a complex z: its forward rule is Re(conj(z / |z|) dz), which needs Real and Conj
-# (defined here); its reverse rule, g z / |z|, is the real one's already.
+# |z| of a complex z: its forward rule is Re(conj(z / |z|) dz) and its reverse rule
+# g conj(z / |z|), which need Real and Conj (defined here)
 _abs_real_jvp = U.abs_.jvp[0]
+_abs_real_vjp = U.abs_.vjp[0]
+
+
+def _abs_vjp(g, ans, x):
+    if S.dtype_of(x).kind == "c":
+        return S.mul(g, conj(U.sign(x)))
+    return _abs_real_vjp(g, ans, x)
 
 
 def _abs_jvp(t, ans, x):
@@ -121,6 +131,7 @@ def _abs_jvp(t, ans, x):
 
 
 U.abs_.jvp = (_abs_jvp,)
+U.abs_.vjp = (_abs_vjp,)
 
 
 # --- transforms -------------------------------------------------------------------------------
@@ -194,11 +205,23 @@ def _irfft_vjp(g, ans, z, axes, n, norm):
     return S.mul(half, Tensor._wrap(xp_of(half._data).asarray(w)))
 
 
-fft.vjp = (_fft_vjp,)
+def _engine(rule):
+    """A reverse rule written as the adjoint (MindSpore's convention) in the engine's:
+    conj(rule(conj(g)))."""
+    def vjp(g, ans, *args, **params):
+        return _conj_if_complex(rule(_conj_if_complex(g), ans, *args, **params))
+    return vjp
+
+
+def _conj_if_complex(x):
+    return conj(x) if S.dtype_of(x).kind == "c" else x
+
+
+fft.vjp = (_engine(_fft_vjp),)
 fft.jvp = (lambda t, ans, z, axes, inverse, norm: fft(t, axes=axes, inverse=inverse, norm=norm),)
-rfft.vjp = (_rfft_vjp,)
+rfft.vjp = (_engine(_rfft_vjp),)
 rfft.jvp = (lambda t, ans, x, axes, norm: rfft(t, axes=axes, norm=norm),)
-irfft.vjp = (_irfft_vjp,)
+irfft.vjp = (_engine(_irfft_vjp),)
 irfft.jvp = (lambda t, ans, z, axes, n, norm: irfft(t, axes=axes, n=n, norm=norm),)
 for _p in (fft, rfft, irfft):
     _p.taylor = S.linear(_p)

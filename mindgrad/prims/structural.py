@@ -646,6 +646,14 @@ mul.taylor = bilinear(mul)
 div.taylor = div_rule
 neg.taylor = linear(neg)
 
+# the complex conjugate: the one non-holomorphic operation the transformations emit (the
+# reverse-mode boundary turns the engine's complex cotangents into MindSpore's with it)
+conj = Primitive("Conj", lambda z: xp_of(z).conj(z))
+conj.vjp = (lambda g, ans, z: conj(g),)
+conj.jvp = (lambda t, ans, z: conj(t),)
+defelementwise(conj)
+conj.taylor = linear(conj)
+
 
 # --- custom reverse rules -------------------------------------------------------------------
 def _recorded_only(*args, bwd, name):
