@@ -35,6 +35,7 @@ from . import ops  # noqa: F401  (binds the Tensor operators)
 from . import nn  # noqa: F401
 from .jit import jit, ms_function  # noqa: F401
 from .ops.custom_function import _Function  # noqa: F401
+from .ops.sparse_tensor import COOTensor, CSRTensor  # noqa: F401
 from .ops.taylor import derivative, jet, laplacian, linearize  # noqa: F401
 from .ops.composite import (grad, hessian, jacfwd, jacrev, jvp, value_and_grad,  # noqa: F401
                             vjp, vmap)

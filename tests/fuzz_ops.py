@@ -315,6 +315,9 @@ def _tensors(rng):
 for _name in ("concat", "cat"):
     spec(_name, _tensors, lambda ts, a=0: np.concatenate(ts, a), names=("concat",))
 spec("stack", _tensors, lambda ts, a=0: np.stack(ts, a))
+spec("addn", lambda rng: [("tensors", None, [_arr(rng, (2, 3), np.float32)
+                                             for _ in range(int(rng.integers(1, 4)))])],
+     lambda ts: np.sum(np.stack(ts), 0), names=("AddN",))
 spec("unstack", _along, lambda x, a=0: [np.take(x, i, a) for i in range(x.shape[a])], out="")
 spec("split", lambda rng: [("tensor", None, _arr(rng, (6, 2))), ("int", None, 2)],
      lambda x, n: np.split(x, range(n, x.shape[0], n)), out="")
@@ -441,6 +444,8 @@ spec("svd", lambda rng: [("tensor", None, _arr(rng, (3, 2), np.float64)), ("bool
 # convolution and pooling
 spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)),
                             ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], out="float")
+spec("conv1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 3), np.float32))], out="float")
 spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
@@ -488,6 +493,7 @@ for _c, _f in [("Sin", "sin"), ("Exp", "exp"), ("Log", "log"), ("Sqrt", "sqrt"),
     _cls(_c, _f)
 _cls("Concat", "concat")
 _cls("Stack", "stack")
+_cls("AddN", "addn")
 _cls("ReduceSum", "reduce_sum", (False,), drop=1)
 _cls("ReduceMean", "reduce_mean", (False,), drop=1)
 _cls("ReduceMax", "reduce_max", (False,), drop=1)
@@ -756,6 +762,66 @@ spec("glu", lambda rng: [("tensor", None, _arr(rng, (2, 4)))],
 spec("threshold", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("float", None, 0.1),
                                ("float", None, 2.0)],
      lambda x, t, v: np.where(x > t, x, v).astype(x.dtype), int_ok=False)
+
+# --- activations, losses and normalisations behind more nn layers ---------------------------
+spec("prelu", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
+                           ("tensor", None, _pos(rng, (3,), np.float32))],
+     lambda x, w: np.where(x > 0, x, w[:, None] * x), int_ok=False)
+spec("rrelu", lambda rng: [("tensor", None, _pos(rng, (2, 3)))], lambda x: x, int_ok=False,
+     names=("uniform",))
+spec("soft_shrink", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))],
+     lambda x: x - np.clip(x, -0.5, 0.5), int_ok=False, names=("softshrink", "clamp"))
+spec("fast_gelu", lambda rng: [("tensor", None, _arr(rng, _shape(rng), np.float32))],
+     lambda x: x / (1 + np.exp(-1.702 * np.abs(x))) * np.exp(0.851 * (x - np.abs(x))),
+     int_ok=False)
+spec("group_norm", lambda rng: [("tensor", None, _arr(rng, (2, 4, 3), np.float32)),
+                                ("int", None, 2)],
+     lambda x, g: ((x.reshape(2, g, -1) - x.reshape(2, g, -1).mean(2, keepdims=True))
+                   / np.sqrt(x.reshape(2, g, -1).var(2, keepdims=True) + 1e-5)).reshape(x.shape),
+     int_ok=False)
+spec("lrn", lambda rng: [("tensor", None, _arr(rng, (1, 3, 2, 2), np.float32))],
+     int_ok=False, names=("pad", "pow"))
+for _name, _shape_d in (("dropout1d", (2, 3, 4)), ("dropout2d", (2, 3, 2, 2)),
+                        ("dropout3d", (1, 2, 2, 1, 2))):
+    spec(_name, lambda rng, _s=_shape_d: [("tensor", None, _arr(rng, _s)),
+                                          ("float", None, 0.0)],
+         lambda x, p: x, int_ok=False, names=("dropout",))
+spec("clip_by_norm", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                  ("float", None, 1.0)],
+     lambda x, m: x * min(1.0, m / (np.sqrt((x.astype(np.float64) ** 2).sum()) + 1e-6)),
+     int_ok=False, names=("norm",))
+spec("bidense", lambda rng: [("tensor", None, _arr(rng, (4, 3), np.float32)),
+                             ("tensor", None, _arr(rng, (4, 2), np.float32)),
+                             ("tensor", None, _arr(rng, (5, 3, 2), np.float32))],
+     lambda a, b, w: np.einsum("ni,oij,nj->no", a, w, b), int_ok=False)
+spec("gaussian_nll_loss", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                       ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                       ("tensor", None, _pos(rng, (2, 3), np.float32))],
+     _wide(lambda x, t, v: np.mean(0.5 * (np.log(np.maximum(v, 1e-6))
+                                          + (x - t) ** 2 / np.maximum(v, 1e-6)))),
+     int_ok=False)
+spec("hinge_embedding_loss", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                          ("tensor", None,
+                                           np.sign(_arr(rng, (2, 3), np.float32)))],
+     _wide(lambda x, y: np.mean(np.where(y > 0, x, 0) + np.where(y < 0, np.maximum(1 - x, 0),
+                                                                  0))), int_ok=False)
+spec("multi_margin_loss", _class_case,
+     lambda x, t: np.mean((np.maximum(1 - x[np.arange(4), t][:, None] + x, 0)
+                           * (np.arange(3)[None] != t[:, None])).sum(1) / 3), int_ok=False)
+spec("multilabel_soft_margin_loss",
+     lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                  ("tensor", None, (_arr(rng, (2, 3), np.float32) > 0).astype(np.float32))],
+     _wide(lambda x, y: np.mean((y * np.logaddexp(0, -x) + (1 - y) * np.logaddexp(0, x))
+                                .mean(-1))), int_ok=False)
+spec("cosine_embedding_loss", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                           ("tensor", None, _arr(rng, (2, 3), np.float32)),
+                                           ("tensor", None, np.array([1.0, -1.0], np.float32))],
+     int_ok=False)
+spec("ctc_loss", lambda rng: [("tensor", None, np.log(rng.dirichlet(np.ones(4), size=(5, 2)))
+                               .astype(np.float32)),
+                              ("index", None, np.array([[1, 2], [3, 3]])),
+                              ("index", None, np.array([5, 4])),
+                              ("index", None, np.array([2, 1]))], int_ok=False, out="")
 
 for _name in ("rand", "randn"):
     spec(_name, lambda rng: [("shape", None, (2, 3))], out="")
@@ -1379,3 +1445,7 @@ def _compare(spec_: Spec, case: Case, have: np.ndarray, want: np.ndarray) -> Non
 
 def public_ops_covered() -> set:
     return {s.name for s in SPECS}
+
+
+# the array-manipulation, scatter, statistics and random operators' table
+import fuzz_arrayops  # noqa: E402,F401

@@ -27,7 +27,15 @@ def inputs(rank: int) -> dict:
     }
 
 
-def collectives(out: dict) -> None:
+def tangents(rank: int) -> dict:
+    """Each rank's tangents for the forward-mode checks (shapes of ``inputs``)."""
+    x = inputs(rank)
+    return {"mx": np.full((2, 2), 1.0 + rank, np.float32) + x["mx"] * 0.25,
+            "g": x["g"] * 0.5 + 1.0, "s": x["s"] * -2.0 + rank, "x": x["c"] * 3.0,
+            "a": x["a"] * 0.1 - rank}
+
+
+def collectives(out: dict, outdir: str) -> None:
     import mindspore as ms
     from mindspore import Tensor, ops
     from mindspore.communication import (comm_func, create_group, destroy_group, get_group_size,
@@ -65,9 +73,33 @@ def collectives(out: dict) -> None:
     out["grad_all_gather"] = grad_of(ops.AllGather(), v["g"], v["cg"])
     out["grad_reduce_scatter"] = grad_of(ops.ReduceScatter(), v["s"], v["cs"])
     out["grad_broadcast"] = grad_of(lambda t: comm_func.broadcast(t, src=1), v["x"], v["c"])
+    # a collective whose result only some ranks use: every rank still runs its transpose
+    # (else the ranks that used it would wait forever)
+    out["grad_reduce"] = grad_of(lambda t: comm_func.reduce(t, dst=1), v["x"], v["c"])
+    out["grad_unused"] = grad_of(lambda t: ops.AllReduce()(t) if rank == 0 else
+                                 (ops.AllReduce()(t), t)[1], v["x"], v["c"])
     out["grad_all_to_all"] = grad_of(ops.AlltoAll(2, 1, 0), v["a"], v["ca"])
-    out["jvp_all_reduce_prod"] = ms.jvp(ops.AllReduce("prod"), v["mx"],
-                                        v["mx"] * 0 + 1 + rank)[1].asnumpy()
+    # forward mode: the tangent of each collective (tangents are functions of the rank too)
+    t = tangents(rank)
+    t = {k: Tensor(a) for k, a in t.items()}
+    for op in ("sum", "max", "min", "prod", "avg"):
+        out[f"jvp_all_reduce_{op}"] = ms.jvp(ops.AllReduce(op), v["mx"], t["mx"])[1].asnumpy()
+    out["jvp_all_gather"] = ms.jvp(ops.AllGather(), v["g"], t["g"])[1].asnumpy()
+    out["jvp_reduce_scatter"] = ms.jvp(ops.ReduceScatter(), v["s"], t["s"])[1].asnumpy()
+    out["jvp_broadcast"] = ms.jvp(lambda u: comm_func.broadcast(u, src=1), v["x"],
+                                  t["x"])[1].asnumpy()
+    out["jvp_all_to_all"] = ms.jvp(ops.AlltoAll(2, 1, 0), v["a"], t["a"])[1].asnumpy()
+    # vmap of the elementwise ones: mapped over axis 1, stacked on axis 0 (the transpose)
+    out["vmap_all_reduce_max"] = ms.vmap(ops.AllReduce("max"), in_axes=1,
+                                         out_axes=0)(v["mx"]).asnumpy()
+    out["vmap_broadcast"] = ms.vmap(lambda u: comm_func.broadcast(u, src=1), in_axes=1,
+                                    out_axes=0)(v["mx"]).asnumpy()
+    # the other functional forms
+    out["reduce_to_1"] = comm_func.reduce(v["x"], dst=1, op="max").asnumpy()
+    out["all_to_all_single"] = comm_func.all_to_all_single(v["s"]).asnumpy()
+    out["all_gather_async"] = np.array([comm_func.all_gather_into_tensor(
+        v["g"], async_op=True)[1] is not None])
+    comm_func.barrier()
 
     # DistributedGradReducer: buckets cut by all_reduce_fusion_config and by dtype, a mean
     from mindspore import Parameter, nn
@@ -82,6 +114,9 @@ def collectives(out: dict) -> None:
     # the bucket's gradient is the bucket all-reduce of the cotangents (x twice in one)
     out["grad_bucket"] = ms.grad(lambda a: sum((o * v["c"]).sum() for o in reducer(
         (a, a, grads[2], grads[3]))[:2]))(v["x"]).asnumpy()
+    out["grad_bucket_unused"] = ms.grad(lambda a: sum(
+        ((o * v["c"]).sum() for o in reducer((a, a, grads[2], grads[3]))[:2 - 2 * rank]),
+        (a * 0).sum()))(v["x"]).asnumpy()
     ms.reset_auto_parallel_context()
 
     # GRAPH mode: the collectives are never folded (a constant input), merged (the same one
@@ -104,6 +139,44 @@ def collectives(out: dict) -> None:
     out["graph_calls"] = np.array([len(calls) - before])
     P.all_reduce.impl = impl
     assert np.allclose(first, out["graph_value"])
+
+    # GRAPH mode runs the collectives in the program's order (no data dependency orders
+    # them here; the outputs are returned in another order), the reverse pass's too:
+    # record which collective each MPI call is, on a compiled call
+    prims = [P.all_reduce, P.all_gather, P.reduce_scatter, P.broadcast, P.all_to_all]
+    impls = {p: p.impl for p in prims}
+    order: list = []
+    for p in prims:
+        p.impl = (lambda name, f: lambda *a, **k: (order.append(name), f(*a, **k))[1])(
+            p.name, impls[p])
+
+    @ms.jit
+    def program(x, g, s, a):
+        u = ops.AllGather()(g)
+        w = comm_func.broadcast(x, src=1)
+        r = ops.ReduceScatter()(s)
+        y = ops.AlltoAll(2, 1, 0)(a)
+        z = ops.AllReduce("max")(x)
+        return z, y, r, w, u
+
+    @ms.jit
+    def program_grad(x, g, s, a):
+        # forward AllGather, ReduceScatter, AlltoAll; reverse in the opposite order:
+        # AlltoAll back, ReduceScatter's all-gather, AllGather's reduce-scatter
+        return ms.grad(lambda g, s, a: (ops.AllGather()(g) * v["cg"]).sum()
+                       + (ops.ReduceScatter()(s) * v["cs"]).sum()
+                       + (ops.AlltoAll(2, 1, 0)(a) * v["ca"]).sum(), (0, 1, 2))(g, s, a)
+
+    args = (v["x"], v["g"], v["s"], v["a"])
+    for fn, name in ((program, "graph_order"), (program_grad, "graph_grad_order")):
+        fn(*args)
+        order.clear()
+        result = fn(*args)
+        out[name] = np.array(order)
+        for k, r in enumerate(result):
+            out[f"{name}_{k}"] = r.asnumpy()
+    for p in prims:
+        p.impl = impls[p]
 
 
 def _net(seed: int):
@@ -136,10 +209,11 @@ def train_reference(mode: str) -> dict:
     return {p.name: p.asnumpy() for p in net.get_parameters()}
 
 
-def train(out: dict) -> None:
+def train(out: dict, outdir: str) -> None:
     import mindspore as ms
     from mindspore import Tensor, nn
     from mindspore.communication import get_group_size, get_rank, init
+    from mindspore.train import CheckpointConfig, ModelCheckpoint
 
     init()
     rank, size = get_rank(), get_group_size()
@@ -169,10 +243,18 @@ def train(out: dict) -> None:
     for p in net.get_parameters():
         out[f"custom/{p.name}"] = p.asnumpy()
     # Model.train on the dataset's shard of this rank: rank r gets rows r, r + 2, ..., so
-    # its batch k of 4 and the other rank's make up the global batch k of 8
+    # its batch k of 4 and the other rank's make up the global batch k of 8. Checkpoints
+    # every step: in a directory of this rank's (MindSpore's per-rank layout, rank_<id>),
+    # and in one directory both ranks write to (same names, same values)
     net = _net(rank)
     model = ms.Model(net, nn.MSELoss(), nn.Momentum(net.trainable_params(), 0.1, 0.9))
-    model.train(1, _dataset(size, rank), dataset_sink_mode=False)
+    own = ModelCheckpoint("dp", os.path.join(outdir, f"rank_{rank}"),
+                          CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=2))
+    shared = ModelCheckpoint("dp", os.path.join(outdir, "shared"),
+                             CheckpointConfig(save_checkpoint_steps=1, keep_checkpoint_max=1))
+    model.train(1, _dataset(size, rank), callbacks=[own, shared], dataset_sink_mode=False)
+    out["model/checkpoints"] = np.array([own.latest_ckpt_file_name,
+                                         shared.latest_ckpt_file_name])
     for p in net.get_parameters():
         out[f"model/{p.name}"] = p.asnumpy()
     ms.reset_auto_parallel_context()
@@ -191,7 +273,7 @@ def _dataset(num_shards: int | None = None, shard_id: int | None = None):
 if __name__ == "__main__":
     part, outdir = sys.argv[1], sys.argv[2]
     result: dict = {}
-    {"collectives": collectives, "train": train}[part](result)
+    {"collectives": collectives, "train": train}[part](result, outdir)
     from mindspore.communication import get_rank
 
     np.savez(os.path.join(outdir, f"{part}_{get_rank()}.npz"), **result)

@@ -221,8 +221,9 @@ def test_save_is_atomic(tmp_path, monkeypatch):
 
 
 OPTIMIZERS = {  # name -> (optimizer of the parameters, global_step after 3 steps)
-    "adam": (lambda ps: nn.Adam(ps, 0.01), 0),
-    "sgd": (lambda ps: nn.SGD(ps, 0.05), 0),  # a constant rate leaves the step at 0
+    "adam": (lambda ps: nn.Adam(ps, 0.01), 3),
+    "sgd": (lambda ps: nn.SGD(ps, 0.05), 3),  # every step counts, a constant rate too
+    "sgd-momentum": (lambda ps: nn.SGD(ps, 0.05, momentum=0.9, dampening=0.25), 3),
     "sgd-schedule": (lambda ps: nn.SGD(ps, nn.ExponentialDecayLR(0.1, 0.5, 1)), 3),
 }
 

@@ -38,10 +38,14 @@ def coll(tmp_path_factory) -> list:
 
 
 @pytest.fixture(scope="module")
-def trained(tmp_path_factory) -> list:
-    out = str(tmp_path_factory.mktemp("train"))
+def train_dir(tmp_path_factory) -> str:
+    return str(tmp_path_factory.mktemp("train"))
+
+
+@pytest.fixture(scope="module")
+def trained(train_dir) -> list:
     return _launch([sys.executable, "-m", "mindgrad", "msrun", "--worker_num=2",
-                    "--local_worker_num=2", WORKER, "train", out], out, "train")
+                    "--local_worker_num=2", WORKER, "train", train_dir], train_dir, "train")
 
 
 IN = [W.inputs(0), W.inputs(1)]
@@ -93,8 +97,6 @@ def test_collective_gradients(coll):
         np.testing.assert_allclose(got["grad_all_reduce_max"], total * (mx[r] == top))
         np.testing.assert_allclose(got["grad_all_reduce_min"], total * (mx[r] == low))
         np.testing.assert_allclose(got["grad_all_reduce_prod"], total * prod / mx[r])
-        np.testing.assert_allclose(got["jvp_all_reduce_prod"],
-                                   prod * (c[0] / mx[0] + c[1] / mx[1]), rtol=1e-6)
         # all-gather's gradient: the sum over ranks of their weights on this rank's block
         np.testing.assert_allclose(got["grad_all_gather"],
                                    sum(IN[j]["cg"][2 * r:2 * r + 2] for j in range(2)))
@@ -104,9 +106,84 @@ def test_collective_gradients(coll):
         # broadcast's: everything to the root (rank 1), zero elsewhere
         np.testing.assert_allclose(got["grad_broadcast"],
                                    IN[0]["c"] + IN[1]["c"] if r == 1 else np.zeros(3))
+        # comm_func.reduce: rank 0 gets its input back (its own weights) and, as every
+        # rank, the transpose of the all-reduce rank 1's result came from
+        c = [IN[j]["c"] for j in range(2)]
+        np.testing.assert_allclose(got["grad_reduce"], c[1] + (c[0] if r == 0 else 0))
+        # an AllReduce only rank 0 uses (rank 1 returns its input)
+        np.testing.assert_allclose(got["grad_unused"], c[0] + (c[1] if r == 1 else 0))
         # all-to-all's: the weights sent back the other way
         want = np.concatenate([np.split(IN[j]["ca"], 2, axis=0)[r] for j in range(2)], axis=1)
         np.testing.assert_allclose(got["grad_all_to_all"], want)
+
+
+def _all_to_all(blocks_of: list, r: int) -> np.ndarray:
+    """AlltoAll(2, 1, 0) on rank r: block r (axis 1) of every rank's input, along axis 0."""
+    return np.concatenate([np.split(b, 2, axis=1)[r] for b in blocks_of], axis=0)
+
+
+def test_collective_forward_mode(coll):
+    # the tangent of a collective is that collective of the tangents (all-reduce MAX/MIN:
+    # the winning ranks' tangents, averaged over ties; PROD: the product rule)
+    T = [W.tangents(0), W.tangents(1)]
+    mx, tm = [IN[r]["mx"] for r in range(2)], [T[r]["mx"] for r in range(2)]
+    prod = mx[0] * mx[1]
+
+    def winners(top):
+        w = [(m == top).astype(np.float32) for m in mx]
+        return (tm[0] * w[0] + tm[1] * w[1]) / (w[0] + w[1])
+
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_allclose(got["jvp_all_reduce_sum"], tm[0] + tm[1])
+        np.testing.assert_allclose(got["jvp_all_reduce_avg"], (tm[0] + tm[1]) / 2)
+        np.testing.assert_allclose(got["jvp_all_reduce_max"], winners(np.maximum(*mx)))
+        np.testing.assert_allclose(got["jvp_all_reduce_min"], winners(np.minimum(*mx)))
+        np.testing.assert_allclose(got["jvp_all_reduce_prod"],
+                                   prod * (tm[0] / mx[0] + tm[1] / mx[1]), rtol=1e-6)
+        np.testing.assert_allclose(got["jvp_all_gather"],
+                                   np.concatenate([T[0]["g"], T[1]["g"]]))
+        np.testing.assert_allclose(got["jvp_reduce_scatter"],
+                                   (T[0]["s"] + T[1]["s"])[2 * r:2 * r + 2])
+        np.testing.assert_allclose(got["jvp_broadcast"], T[1]["x"])
+        np.testing.assert_allclose(got["jvp_all_to_all"], _all_to_all([T[0]["a"], T[1]["a"]], r))
+
+
+def test_collective_vmap_and_functional_forms(coll):
+    mx = [IN[r]["mx"] for r in range(2)]
+    for r in range(2):
+        got = coll[r]
+        np.testing.assert_array_equal(got["vmap_all_reduce_max"], np.maximum(*mx).T)
+        np.testing.assert_array_equal(got["vmap_broadcast"], mx[1].T)
+        # reduce: the result on rank dst only
+        np.testing.assert_array_equal(got["reduce_to_1"], np.maximum(IN[0]["x"], IN[1]["x"])
+                                      if r == 1 else IN[0]["x"])
+        np.testing.assert_array_equal(got["all_to_all_single"], np.concatenate(
+            [IN[0]["s"][2 * r:2 * r + 2], IN[1]["s"][2 * r:2 * r + 2]]))
+        assert got["all_gather_async"].tolist() == [True]
+
+
+def test_graph_mode_keeps_the_order(coll):
+    # program order (the outputs are returned in another order); a gradient's reverse pass
+    # runs the transposed collectives in reverse order after the forward ones
+    for r in range(2):
+        got = coll[r]
+        assert got["graph_order"].tolist() == ["AllGather", "Broadcast", "ReduceScatter",
+                                               "AlltoAll", "AllReduce"]
+        assert got["graph_grad_order"].tolist() == ["AllGather", "ReduceScatter", "AlltoAll",
+                                                    "AlltoAll", "AllGather", "ReduceScatter"]
+        x = [IN[j]["x"] for j in range(2)]
+        np.testing.assert_array_equal(got["graph_order_0"], np.maximum(*x))
+        np.testing.assert_array_equal(got["graph_order_1"],
+                                      _all_to_all([IN[0]["a"], IN[1]["a"]], r))
+        np.testing.assert_array_equal(got["graph_order_2"],
+                                      (IN[0]["s"] + IN[1]["s"])[2 * r:2 * r + 2])
+        np.testing.assert_array_equal(got["graph_order_3"], x[1])
+        np.testing.assert_array_equal(got["graph_order_4"],
+                                      np.concatenate([IN[0]["g"], IN[1]["g"]]))
+        # the compiled gradients are the op-by-op ones
+        for k, name in enumerate(("grad_all_gather", "grad_reduce_scatter", "grad_all_to_all")):
+            np.testing.assert_allclose(got[f"graph_grad_order_{k}"], got[name])
 
 
 def test_grad_reducer_buckets(coll):
@@ -122,6 +199,8 @@ def test_grad_reducer_buckets(coll):
         # f_r = sum over the two outputs of x's mean over the ranks, weighted by c_r: each
         # gives (c_0 + c_1) / 2
         np.testing.assert_allclose(got["grad_bucket"], IN[0]["c"] + IN[1]["c"])
+        # rank 0 uses both outputs, rank 1 none: (2 c_0) / 2
+        np.testing.assert_allclose(got["grad_bucket_unused"], IN[0]["c"])
 
 
 def test_graph_mode_keeps_every_collective(coll):
@@ -156,3 +235,27 @@ def _fresh_net():
         return list(W._net(0).get_parameters())
     finally:
         uninstall()
+
+
+def test_data_parallel_checkpoints(trained, train_dir):
+    # MindSpore's ModelCheckpoint names a file {prefix}-{epoch}_{step}.ckpt with no rank in
+    # it; each rank gives its own directory (rank_<id>). 3 steps, one file per step, the
+    # newest 2 kept. Ranks sharing a directory write the same names and values: the newest 1
+    # is kept and neither rank trips over the files the other one removed.
+    from mindgrad import load_checkpoint
+
+    want = {k[len("model/"):]: v for k, v in trained[0].items()
+            if k.startswith("model/") and k != "model/checkpoints"}
+    for r in range(2):
+        own = os.path.join(train_dir, f"rank_{r}")
+        assert sorted(os.listdir(own)) == ["dp-1_2.ckpt", "dp-1_3.ckpt"]
+        shared = os.path.join(train_dir, "shared")
+        assert trained[r]["model/checkpoints"].tolist() == [
+            os.path.join(os.path.realpath(own), "dp-1_3.ckpt"),
+            os.path.join(os.path.realpath(shared), "dp-1_3.ckpt")]
+    assert sorted(os.listdir(os.path.join(train_dir, "shared"))) == ["dp-1_3.ckpt"]
+    for path in (f"rank_0/dp-1_3.ckpt", f"rank_1/dp-1_3.ckpt", "shared/dp-1_3.ckpt"):
+        loaded = load_checkpoint(os.path.join(train_dir, path))
+        assert {"moments.0.weight", "global_step"} <= set(loaded)  # the optimizer's too
+        for name, value in want.items():
+            np.testing.assert_array_equal(loaded[name].asnumpy(), value)

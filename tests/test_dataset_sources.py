@@ -272,6 +272,15 @@ def test_image_folder_errors(tmp_path):
         ds.ImageFolderDataset(str(tmp_path), class_indexing={"bird": 0})
     with pytest.raises(ValueError, match="ImageFolderDataset.*does not exist"):
         ds.ImageFolderDataset(str(tmp_path / "none"))
+    # a folder without class sub-folders of files builds (size 0, as in MindSpore) but
+    # reading it says so, naming the dataset and the folder
+    (tmp_path / "empty" / "cls").mkdir(parents=True)
+    empty = ds.ImageFolderDataset(str(tmp_path / "empty"))
+    assert empty.get_dataset_size() == 0
+    with pytest.raises(RuntimeError, match=r"ImageFolderDataset: .*empty holds no image files"):
+        rows(empty)
+    with pytest.raises(RuntimeError, match=r"holds no image files with extensions \['.gif'\]"):
+        rows(ds.ImageFolderDataset(str(tmp_path), extensions=[".gif"]))
 
 
 # --- CSVDataset ---------------------------------------------------------------------------

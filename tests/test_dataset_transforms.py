@@ -147,6 +147,18 @@ def test_argument_errors():
     assert V.Inter.LINEAR == V.Inter.BILINEAR == 2 and V.Inter.NEAREST == 0
 
 
+def test_image_operation_on_a_label_column_fails_in_map():
+    """Operations that run on stacks of rows still refuse rows that are not images: HWC2CHW
+    mapped onto the scalar labels fails, naming the operation, the column and the shape."""
+    d = ds.NumpySlicesDataset({"image": np.zeros((3, 2, 2, 1), np.uint8),
+                               "label": np.arange(3, dtype=np.uint32)}, shuffle=False)
+    with pytest.raises(RuntimeError, match=r"'HWC2CHW' on input column\(s\) \['label'\].*"
+                                           r"shape \[\]"):
+        list(d.map(V.HWC2CHW(), "label").create_tuple_iterator(output_numpy=True))
+    out = list(d.map(V.HWC2CHW(), "image").create_tuple_iterator(output_numpy=True))
+    assert out[0][0].shape == (1, 2, 2)
+
+
 def test_image_pipeline_on_files(tmp_path):
     files = write_image_folder(str(tmp_path), per_class=3, fmt="JPEG")
     d = ds.ImageFolderDataset(str(tmp_path), shuffle=False)

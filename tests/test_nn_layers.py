@@ -342,7 +342,9 @@ def test_batchnorm_train_and_eval(cls, shape, axes):
     want, mean, var = np_bn(x, axes, g, b, 1e-5)
     np.testing.assert_allclose(bn(t(x)).asnumpy(), want, rtol=1e-10)
     np.testing.assert_allclose(bn.moving_mean.asnumpy(), 0.2 * mean, rtol=1e-12)
-    np.testing.assert_allclose(bn.moving_variance.asnumpy(), 0.8 + 0.2 * var, rtol=1e-12)
+    n = x.size // 3  # the moving variance is the unbiased one
+    np.testing.assert_allclose(bn.moving_variance.asnumpy(), 0.8 + 0.2 * var * n / (n - 1),
+                               rtol=1e-12)
     assert [p.name for p in bn.trainable_params()] == ["gamma", "beta"]
     bn.set_train(False)
     mm, mv = bn.moving_mean.asnumpy(), bn.moving_variance.asnumpy()

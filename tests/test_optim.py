@@ -161,6 +161,47 @@ def test_optimizer_state_is_parameters_and_registered():
     assert opt.parameters[0] is params[0]
 
 
+# The whole state of a TrainOneStepCell (Dense(2, 1) with ones / zeros, x [[1, 2]], target
+# [[0.5]], MSELoss, learning rate 0.1) after two steps, as MindSpore 2.10 holds it.
+MS_SGD_STATE = {
+    "sgd": ({}, [[0.6, 0.2]], [-0.4], [[0.0, 0.0]], [0.0], [[1.0, 1.0]], [1.0], 0.0),
+    "sgd-momentum": ({"momentum": 0.9}, [[0.15, -0.7]], [-0.85], [[3.5, 7.0]], [3.5],
+                     [[0.0, 0.0]], [0.0], 0.9),
+    "sgd-dampening": ({"momentum": 0.9, "dampening": 0.5}, [[0.1, -0.8]], [-0.9],
+                      [[4.0, 8.0]], [4.0], [[0.0, 0.0]], [0.0], 0.9),
+    "sgd-nesterov": ({"momentum": 0.9, "weight_decay": 0.1, "nesterov": True},
+                     [[0.854971, 0.755681]], [-0.09929], [[-1.9209, -4.0299]], [-2.109],
+                     [[0.0, 0.0]], [0.0], 0.9),
+}
+
+
+@pytest.mark.parametrize("case", list(MS_SGD_STATE))
+def test_sgd_state_names_and_values_match_mindspore(case):
+    """SGD holds MindSpore's state, so checkpoints interchange: ``momentum``, ``accum.*``
+    and ``stat.*`` (even with momentum 0, where they keep their start values), and
+    ``global_step`` counts every step of a constant rate."""
+    kw, w, b, acc_w, acc_b, stat_w, stat_b, momentum = MS_SGD_STATE[case]
+    net = nn.Dense(2, 1, weight_init="ones", bias_init="zeros").to_float(ms.float32)
+    opt = nn.SGD(net.trainable_params(), 0.1, **kw)
+    step = nn.TrainOneStepCell(nn.WithLossCell(net, nn.MSELoss()), opt)
+    x = Tensor(np.array([[1.0, 2.0]], np.float32))
+    y = Tensor(np.array([[0.5]], np.float32))
+    for _ in range(2):
+        step(x, y)
+    state = {p.name: p.asnumpy() for p in opt.get_parameters()}
+    assert sorted(state) == ["accum.bias", "accum.weight", "global_step", "learning_rate",
+                             "momentum", "stat.bias", "stat.weight"]
+    assert state["global_step"].tolist() == [2] and state["momentum"] == np.float32(momentum)
+    for name, want in (("weight", w), ("bias", b), ("accum.weight", acc_w),
+                       ("accum.bias", acc_b), ("stat.weight", stat_w), ("stat.bias", stat_b)):
+        got = net.weight.asnumpy() if name == "weight" else \
+            net.bias.asnumpy() if name == "bias" else state[name]
+        np.testing.assert_allclose(got, want, rtol=2e-6, atol=1e-6, err_msg=name)
+    mom = nn.Momentum(net.trainable_params(), 0.1, 0.9)
+    assert sorted(p.name for p in mom.get_parameters()) == [
+        "global_step", "learning_rate", "moments.bias", "moments.weight", "momentum"]
+
+
 def test_group_params_lr_weight_decay_and_order():
     params, values, grads = make_params()
     groups = [{"params": [params[1]], "lr": 0.5, "weight_decay": 0.2},
@@ -343,7 +384,8 @@ def test_train_one_step_cell_graph_mode_matches_pynative(graph_mode):
     weights = [p.asnumpy() for p in net.trainable_params()]
     losses = [float(train(t(DATA_X), Tensor(DATA_Y))) for _ in range(5)]
     variants = [v for vs in train._graph.cache.values() for v in vs]
-    assert len(variants) == 1 and len(variants[0].assigned) == 8  # 4 weights + 4 moments
+    # 4 weights + 4 moments + global_step (advanced every step, as in MindSpore)
+    assert len(variants) == 1 and len(variants[0].assigned) == 9
     want_losses, want_w = numpy_momentum_training(weights, 5)
     np.testing.assert_allclose(losses, want_losses, rtol=1e-12)
     for p, w in zip(net.trainable_params(), want_w):

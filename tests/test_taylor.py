@@ -157,3 +157,47 @@ def test_jet_and_derivative_of_several_outputs_inside_a_cell(mode) -> None:
         np.testing.assert_allclose(d2[1].asnumpy(), [2.0, 2.0])
     finally:
         ms.set_context(mode=ms.PYNATIVE_MODE)
+
+
+@pytest.mark.parametrize("mode", ["pynative", "graph"])
+def test_jet_and_derivative_of_a_multi_output_cell_inside_construct(mode) -> None:
+    """``ops.jet`` / ``ops.derivative`` of a Cell with two outputs, called inside another
+    Cell's construct; the values are MindSpore 2.10's (GRAPH mode, float32)."""
+    class Net(nn.Cell):
+        def construct(self, x):
+            return ops.sin(x), ops.cos(x) * x
+
+    class Jet(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.net = Net()
+
+        def construct(self, x, s):
+            return ops.jet(self.net, x, s)
+
+    class Derivative(nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.net = Net()
+
+        def construct(self, x):
+            return ops.derivative(self.net, x, 2)
+
+    ms.set_context(mode=ms.GRAPH_MODE if mode == "graph" else ms.PYNATIVE_MODE)
+    try:
+        x = T([0.5, 1.0], np.float32)
+        (p0, p1), (s0, s1) = Jet()(x, T([[1.0, 1.0], [0.0, 0.0]], np.float32))
+        (q0, q1), (d0, d1) = Derivative()(x)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    for p in (p0, q0):
+        np.testing.assert_allclose(p.asnumpy(), [0.47942555, 0.84147096], rtol=2e-7)
+    for p in (p1, q1):
+        np.testing.assert_allclose(p.asnumpy(), [0.43879128, 0.54030228], rtol=2e-7)
+    np.testing.assert_allclose(s0.asnumpy(), [[0.87758255, 0.54030228],
+                                              [-0.47942555, -0.84147096]], rtol=2e-7)
+    np.testing.assert_allclose(s1.asnumpy(), [[0.63786978, -0.30116868],
+                                              [-1.3976424, -2.2232442]], rtol=3e-7)
+    np.testing.assert_allclose(d0.asnumpy(), [-0.47942555, -0.84147096], rtol=2e-7)
+    np.testing.assert_allclose(d1.asnumpy(), [-1.3976424, -2.2232442], rtol=2e-7)
+    assert s0.dtype == ms.float32 and d1.dtype == ms.float32

@@ -35,7 +35,11 @@ import importlib  # noqa: E402
 # suite name -> (case module under tests/, fixture file under tests/fixtures/)
 SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "numpy": ("msnumpy_cases", "msnumpy.json"),
-          "mint": ("mint_cases", "mint.json")}
+          "mint": ("mint_cases", "mint.json"),
+          "nnlayers": ("nnlayers_cases", "nnlayers.json"),
+          "arrayops": ("arrayops_cases", "arrayops.json"),
+          "nnmisc": ("nnmisc_cases", "nnmisc.json"),
+          "tensormethods": ("tensormethods_cases", "tensormethods.json")}
 
 
 def _suite(name: str) -> tuple:

@@ -11,8 +11,8 @@ import numpy as np
 from ..core.hooks import leaf_hooks
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
-from ..core.primitive import (graph_tracing, pop_trace, push_trace, substitute,
-                              substitution, unsubstitute)
+from ..core.following import outputs_of, pop_trace
+from ..core.primitive import graph_tracing, push_trace, substitute, unsubstitute
 from ..core.tree import flatten, tree_map
 from ..prims import structural as S
 from .inputs import param_primal, resolve
@@ -113,9 +113,10 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
             weight_ids.append(hit[1].idx)
         if fresh:
             saved = substitute(fresh.values())
-        out = fn(*new_args)
-        if saved:
-            out = _params_as_tracers(out, trace)
+        # a differentiated Parameter returned as (part of) the output (``return x * self.w,
+        # self.w``), or a tensor following an assigned value, stands for its tracer, so that
+        # output's cotangent reaches it; its substitution ends with the trace
+        out = outputs_of(fn(*new_args), trace)
     finally:
         if saved:
             unsubstitute(saved)
@@ -131,30 +132,13 @@ def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
                     [args[i] for i in positions], list(weights))
 
 
-def _params_as_tracers(out: Any, trace: Any) -> Any:
-    """A differentiated Parameter returned as (part of) the output stands for its tracer,
-    so that output's cotangent reaches the Parameter's gradient (``return x * self.w,
-    self.w``). Its substitution ends when ``reverse`` returns, so this happens first."""
-
-    def swap(o: Any) -> Any:
-        if isinstance(o, Parameter):
-            sub = substitution(o)
-            if sub is not None and getattr(sub, "_trace", None) is trace:
-                return sub
-        return o
-
-    if isinstance(out, Tensor) and not isinstance(out, Parameter):
-        return out
-    return swap(out) if isinstance(out, Parameter) else tree_map(swap, out)
-
-
 def forward(fn: Callable, primals: Sequence, tangents: Sequence) -> tuple[Any, Any]:
     """Return ``(fn(*primals), tangent of the output)``; outputs that do not depend on the
     inputs get zero tangents."""
     trace = push_trace(ForwardTrace())
     try:
         args = [trace.new_tracer(resolve(p), t) for p, t in zip(primals, tangents)]
-        out = fn(*args)
+        out = outputs_of(fn(*args), trace)
     finally:
         pop_trace(trace)
     out_p = tree_map(trace.primal_of, out)

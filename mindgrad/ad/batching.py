@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
+from ..core.following import outputs_of, pop_trace
+from ..core.primitive import Primitive, Trace, Tracer, bind, push_trace
 from ..core.tensor import Tensor
 from ..core.tree import flatten, unflatten
 from ..prims import structural as S
@@ -166,7 +167,7 @@ def vectorize(fn: Callable, args: Sequence, in_axes: Sequence, out_axes: Any = 0
     try:
         targs = [a if ax is None else trace.new_tracer(resolve(a), ax % a.ndim)
                  for a, ax in zip(args, in_axes)]
-        out = fn(*targs)
+        out = outputs_of(fn(*targs), trace)
     finally:
         pop_trace(trace)
     out = _numbers_as_tensors(out, out_axes)

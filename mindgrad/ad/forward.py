@@ -23,6 +23,8 @@ class ForwardTracer(Tracer):
 
 class ForwardTrace(Trace):
     __slots__ = ()
+    # a tensor it does not see may take one of its values by assignment (core.following)
+    follows_assignments = True
 
     def new_tracer(self, primal: Any, tangent: Any) -> Any:
         if tangent is None:

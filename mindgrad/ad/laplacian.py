@@ -29,7 +29,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
+from ..core.following import outputs_of, pop_trace
+from ..core.primitive import Primitive, Trace, Tracer, bind, push_trace
 from ..core.tree import flatten, unflatten
 from ..prims import structural as S
 from .batching import vectorize
@@ -90,7 +91,7 @@ def laplacian_call(fn: Callable, x: Any, grads: Any) -> tuple:
     try:
         tx = object.__new__(LaplacianTracer)
         tx._trace, tx.primal, tx.grads, tx.lap = trace, x, grads, None
-        out = fn(tx)
+        out = outputs_of(fn(tx), trace)
     finally:
         pop_trace(trace)
     leaves, tree = flatten(out)

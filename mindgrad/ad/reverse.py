@@ -34,6 +34,8 @@ class ReverseTracer(Tracer):
 
 class ReverseTrace(Trace):
     __slots__ = ("tape", "count", "paused", "hooks")
+    # a tensor it does not see may take one of its values by assignment (core.following)
+    follows_assignments = True
 
     def __init__(self) -> None:
         self.tape: list = []
@@ -130,7 +132,7 @@ class ReverseTrace(Trace):
                 g = [pop(i, None) for i in out_ids]
                 if hooked is not None:
                     g = [hooked(i, c) for i, c in zip(out_ids, g)]
-                if all(c is None for c in g):
+                if all(c is None for c in g) and not prim.hints.get("collective"):
                     continue
                 g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
             else:
@@ -138,7 +140,12 @@ class ReverseTrace(Trace):
                 if hooked is not None:
                     g = hooked(out_ids, g)
                 if g is None:
-                    continue
+                    if not prim.hints.get("collective"):
+                        continue
+                    # Every rank must run the same collectives: a rank that did not use
+                    # this one's output still runs its transpose (on a zero cotangent),
+                    # or the ranks that did use it would wait for it forever.
+                    g = zeros_like(out)
             if prim.vjp is not None and prim.vjp_all is None:
                 # one rule per input, called only for the inputs that need a cotangent
                 rules = prim.vjp

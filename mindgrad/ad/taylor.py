@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from ..core.primitive import Primitive, Trace, Tracer, bind, pop_trace, push_trace
+from ..core.following import outputs_of, pop_trace
+from ..core.primitive import Primitive, Trace, Tracer, bind, push_trace
 from ..core.tree import flatten, unflatten
 from ..prims import structural as S
 
@@ -27,6 +28,8 @@ class TaylorTracer(Tracer):
 
 class TaylorTrace(Trace):
     __slots__ = ("order",)
+    # a tensor it does not see may take one of its values by assignment (core.following)
+    follows_assignments = True
 
     def __init__(self, order: int) -> None:
         self.order = order
@@ -60,7 +63,8 @@ def taylor_call(fn: Callable, primals: Sequence, series: Sequence, order: int) -
         return out, unflatten(tree, [[] for _ in leaves])
     trace = push_trace(TaylorTrace(order))
     try:
-        out = fn(*[trace.new_tracer(p, s) for p, s in zip(primals, series)])
+        out = outputs_of(fn(*[trace.new_tracer(p, s) for p, s in zip(primals, series)]),
+                         trace)
     finally:
         pop_trace(trace)
     leaves, tree = flatten(out)

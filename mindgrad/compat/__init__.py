@@ -15,6 +15,7 @@ _RENAMED = {
     "mindspore.common.api": "mindgrad.jit",
     "mindspore.common.tensor": "mindgrad.core.tensor",
     "mindspore.common.dtype": "mindgrad.core.dtype",
+    "mindspore.common.sparse_tensor": "mindgrad.ops.sparse_tensor",
     "mindspore.ops.function": "mindgrad.compat.ops_function",
     "mindspore.ops.function.grad": "mindgrad.compat.ops_function.grad",
     "mindspore.ops.function.grad.grad_func": "mindgrad.compat.ops_function.grad.grad_func",

@@ -3,9 +3,11 @@
 sound under transformations: `before_change` lets every running trace that recorded the
 object as an operand keep its present value first (so an assignment after a use does not
 change that use's gradient), and `rebind` decides whether the object may follow a traced
-value at all (a constant tensor inside a GRAPH-mode trace may; one a derivative trace does
-not see may not, and `rebind_error` says why). ``core.primitive.snapshot`` makes the kept
-copies and ``Tracer._become`` the tracer side of `rebind`."""
+value, and how: a constant tensor inside a GRAPH-mode trace is recorded under its identity by
+the graph; a tensor that a derivative trace (grad, jvp, jet) does not see follows the traced
+value while that trace runs (``core.following``); where neither applies (vmap),
+`rebind_error` says why. ``core.primitive.snapshot`` makes the kept copies and
+``Tracer._become`` the tracer side of `rebind`."""
 from __future__ import annotations
 
 from typing import Any
@@ -29,18 +31,25 @@ def rebind(target: Any, new: Any) -> None:
     """Make the plain tensor ``target`` refer to ``new``, the result of an assignment into
     it."""
     trace = new._trace
-    if trace is None:
+    if trace is None and target._trace is None:
         before_change(target)
         target._data = new._data
         return
     graph = graph_tracing()
-    if trace is graph and graph is not None:
+    if trace is graph and graph is not None and target._trace is None:
         before_change(target)
         # A constant tensor inside a GRAPH-mode trace: the trace records the new value
         # under this tensor's identity, so later operations on it read the new value.
         graph.rebind(target, new)
         return
+    if follow is not None and follow(target, new):
+        return
     raise rebind_error(target, new)
+
+
+# ``core.following.follow``, set when that module (above this one) is loaded: a tensor that
+# a derivative trace does not see (or one already following) stands for the traced value
+follow: Any = None
 
 
 def rebind_error(target: Any, new: Any) -> TypeError:
@@ -50,9 +59,10 @@ def rebind_error(target: Any, new: Any) -> TypeError:
         f"a tensor that only an outer transformation traces ({type(target).__name__})"
     return TypeError(
         f"For 'setitem', cannot assign a value that {by} traces (it depends on the "
-        f"transformed inputs) into {what}: a tensor made without the traced inputs (by "
-        f"Tensor(...), ops.zeros, ops.zeros_like, ...) keeps its identity and cannot start "
-        f"carrying a traced value. Build the result from the traced values instead (ops.concat "
+        f"transformed inputs) into {what}: under vmap (or the forward Laplacian) a tensor "
+        f"made without the mapped inputs (by Tensor(...), ops.zeros, ops.zeros_like, ...) "
+        f"holds one value for all examples and cannot start carrying a per-example value. "
+        f"Build the result from the traced values instead (ops.concat "
         f"or ops.stack of the pieces, ops.select(mask, value, x), "
         f"ops.tensor_scatter_update(x, indices, value)), or assign into a tensor computed "
         f"from the inputs (for example y = x * 0).")

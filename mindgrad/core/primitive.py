@@ -22,9 +22,10 @@ import warnings as _warnings
 
 from . import fp_warnings as _fp_warnings
 from . import device as _device
+from . import mutation as _mutation
 from .mutation import before_change, rebind_error
 from .state import (active, enter_graph, graph_tracing, graphs, leave_graph,  # noqa: F401
-                    pop_trace, push_trace, state, tracing)
+                    push_trace, state, tracing)
 from .tensor import Tensor
 
 
@@ -51,7 +52,9 @@ class Primitive:
         self.effect = effect  # random or stateful: never folded, merged or removed
         # What graph passes may assume of it (``graph/passes.py`` reads them; see
         # docs/ARCHITECTURE.md): "shape_only", "identity", "neutral", "commutative",
-        # "graph_identity", "value_shape", "guard", "weak_scalar".
+        # "graph_identity", "value_shape", "guard", "weak_scalar"; and the reverse pass
+        # (``ad/reverse.py``) reads "collective": run the reverse rule even when no
+        # cotangent reaches the outputs (every rank must run the same collectives).
         self.hints = hints or {}
         self.vjp: tuple | None = None
         self.vjp_all: Callable | None = None
@@ -152,7 +155,9 @@ class Tracer(Tensor):
         """``x[index] = value`` on a tracer: take over the fields of the result (a tracer of
         the same trace), so this object stays the one the trace and the user hold."""
         if type(new) is not type(self) or new._trace is not self._trace:
-
+            # a value of an inner trace: this tracer follows it (``core.following``)
+            if _mutation.follow is not None and _mutation.follow(self, new):
+                return
             raise rebind_error(self, new)
         before_change(self)
         for name in _slot_names(type(self)):

@@ -17,6 +17,9 @@ class _State(threading.local):
         # id(Parameter) -> the tracer standing for it while this thread differentiates
         # with respect to it (see `substitute`)
         self.subs: dict[int, Any] = {}
+        # id(tensor) -> the record of a tensor following a traced value assigned into it
+        # (``core.following``); its traced value is in `subs`
+        self.following: dict[int, Any] = {}
 
 
 state = _State()

@@ -278,6 +278,14 @@ class ImageFolderDataset(MappableSource):
     def _length(self):
         return len(self._files)
 
+    def _rows(self, epoch):
+        # as in MindSpore: building the dataset and get_dataset_size (0) work, reading fails
+        if not self._files:
+            ext = "" if self.extensions is None else f" with extensions {list(self.extensions)}"
+            raise RuntimeError(f"{self._name}: {self.dataset_dir} holds no image files{ext} "
+                               f"in class sub-folders ({self.dataset_dir}/<class>/<image>).")
+        yield from super()._rows(epoch)
+
     def _load(self, i):
         path = self._files[i]
         try:

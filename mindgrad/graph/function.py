@@ -35,7 +35,8 @@ import numpy as np
 from ..core import config
 from ..core import fp_warnings
 from ..core.tensor import Tensor
-from ..core.primitive import active, enter_graph, leave_graph, pop_trace, push_trace, tracing
+from ..core.following import pop_trace
+from ..core.primitive import active, enter_graph, leave_graph, push_trace, tracing
 from ..core.tree import LEAF, flatten, unflatten
 from .codegen import GuardFail, generate
 from .passes import optimize

@@ -11,9 +11,15 @@ from .learning_rate_schedule import (CosineDecayLR, ExponentialDecayLR,  # noqa:
 from .loss import (BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, LossBase,  # noqa: F401
                    MSELoss, NLLLoss, SmoothL1Loss, SoftmaxCrossEntropyWithLogits)
 from .optim import SGD, Adam, AdamWeightDecay, Momentum, Optimizer, RMSProp  # noqa: F401
+from .optim import (ASGD, FTRL, Adadelta, Adagrad, AdaMax, LazyAdam,  # noqa: F401
+                    ProximalAdagrad, Rprop)
 from .wrap import (ForwardValueAndGrad, TrainOneStepCell, WithEvalCell,  # noqa: F401
                    WithLossCell)
 from .grad_reducer import DistributedGradReducer  # noqa: F401
+from .loss_more import (CosineEmbeddingLoss, CTCLoss, DiceLoss, FocalLoss,  # noqa: F401
+                        GaussianNLLLoss, HingeEmbeddingLoss, HuberLoss, KLDivLoss, MAELoss,
+                        MarginRankingLoss, MultiClassDiceLoss, MultiLabelSoftMarginLoss,
+                        MultiMarginLoss, PoissonNLLLoss, RMSELoss)
 from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  # noqa: F401
                          TrainOneStepWithLossScaleCell)
 from . import metrics  # noqa: E402,F401  (MindSpore keeps the metrics under nn too)

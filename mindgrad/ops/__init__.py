@@ -20,6 +20,20 @@ from .linalg_functions import *  # noqa: F401,F403
 from .nn_functions import *  # noqa: F401,F403
 from .random_ops import *  # noqa: F401,F403
 from .sorting import *  # noqa: F401,F403
+# array manipulation, segments and scatters, statistics and more random draws
+from . import (reshaping_functions, scatter_functions, spatial_functions,  # noqa: F401
+               statistics_functions)
+from .reshaping_functions import *  # noqa: F401,F403
+from .spatial_functions import *  # noqa: F401,F403
+from .scatter_functions import *  # noqa: F401,F403
+from .statistics_functions import *  # noqa: F401,F403
+# nn layers' functions, losses, pooling, 3-D convolution
+from . import (layer_functions, loss_functions, pooling_functions,  # noqa: F401
+               volume_functions)
+from .layer_functions import *  # noqa: F401,F403
+from .loss_functions import *  # noqa: F401,F403
+from .pooling_functions import *  # noqa: F401,F403
+from .volume_functions import *  # noqa: F401,F403
 from . import families, names, tensor_methods  # noqa: E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
@@ -56,5 +70,9 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
                   *array_functions.__all__, *math_functions.__all__,
-                  *indexing_functions.__all__})
+                  *indexing_functions.__all__,
+                  *reshaping_functions.__all__, *scatter_functions.__all__,
+                  *spatial_functions.__all__, *statistics_functions.__all__,
+                  *layer_functions.__all__, *loss_functions.__all__,
+                  *pooling_functions.__all__, *volume_functions.__all__})
 names.each_row(_publish)

@@ -6,9 +6,13 @@ from typing import Any, Callable
 
 from . import (array_functions, functional, indexing_functions, linalg_functions,
                math_functions, nn_functions, random_ops, sorting)
+from . import (layer_functions, loss_functions, reshaping_functions, scatter_functions,
+               spatial_functions, statistics_functions)
 
 FAMILIES = (functional, array_functions, indexing_functions, linalg_functions, math_functions,
-            nn_functions, random_ops, sorting)
+            nn_functions, random_ops, sorting,
+            reshaping_functions, scatter_functions, spatial_functions, statistics_functions,
+            layer_functions, loss_functions)
 
 
 def function(name: str) -> Callable[..., Any]:

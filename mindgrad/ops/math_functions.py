@@ -533,10 +533,33 @@ def dropout(input: Any, p: float = 0.5, training: bool = True, seed: Any = None)
     return F.mul(x, F.mul(keep, 1.0 / (1.0 - p)))
 
 
+
+def addn(x: Any) -> Tensor:
+    """The elementwise sum of a list or tuple of tensors of one shape and dtype (MindSpore's
+    ``AddN``); every input's gradient is the output's."""
+    if not isinstance(x, (list, tuple)) or not all(isinstance(t, Tensor) for t in x):
+        got = type(x).__name__ if not isinstance(x, (list, tuple)) else \
+            f"{type(x).__name__} of " + ", ".join(type(t).__name__ for t in x)
+        raise TypeError(f"For 'AddN', 'x' must be a list or tuple of Tensors, but got {got}.")
+    if not x:
+        raise ValueError("For 'AddN', the input num must be greater than or equal to 1, but "
+                         "got 0.")
+    for i, t in enumerate(x[1:], 1):
+        if t.shape != x[0].shape:
+            raise ValueError(f"For 'AddN', input shape must be same, but got shape of input[{i}]"
+                             f": {list(t.shape)}, shape of input[0]: {list(x[0].shape)}.")
+        if t.dtype != x[0].dtype:
+            raise TypeError(f"For 'AddN', the inputs must have one dtype, but got {t.dtype} for "
+                            f"input[{i}] and {x[0].dtype} for input[0].")
+    out = x[0].copy()  # a tensor of its own, as for several inputs
+    for t in x[1:]:
+        out = F.add(out, t)
+    return out
+
 __all__ = ["trunc", "frac", "hypot", "logit", "sinc", "heaviside", "copysign", "fmax", "fmin",
            "deg2rad", "rad2deg", "logaddexp2", "signbit", "sgn", "positive", "nan_to_num",
            "float_power", "arctan2", "true_divide", "addcmul", "addcdiv", "mv", "addmv", "ger",
            "addr", "vecdot", "adjoint", "nansum", "nanmean", "std_mean", "var_mean", "diff",
            "trapz", "logdet", "dist", "vector_norm", "logspace", "meshgrid", "msort", "take",
-           "numel", "is_tensor", "is_floating_point", "is_complex", "dropout"]
+           "numel", "is_tensor", "is_floating_point", "is_complex", "dropout", "addn"]
 del S

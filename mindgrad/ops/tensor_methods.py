@@ -21,6 +21,7 @@ from . import families, names
 from . import functional as F
 from . import linalg_functions as LF
 from . import sorting as SO
+from . import tensor_attributes, tensor_extras, tensor_inplace
 
 
 def _searchsorted(self, v, side="left", sorter=None):
@@ -188,7 +189,6 @@ class _Methods:
     def ones_like(self): return F.ones_like(self)
     def add(self, other): return F.add(self, other)
     def mul(self, value): return F.mul(self, value)
-    def div(self, value): return F.div(self, value)
     def remainder(self, divisor): return F.remainder(self, divisor)
     def floor_divide(self, value): return F.floor_div(self, value)
     def maximum(self, other): return F.maximum(self, other)
@@ -265,4 +265,10 @@ def install(cls: type = Tensor) -> list:
         added.append(name)
     _set(cls, "mT", _MT)
     added.append("mT")
+    for module in (tensor_inplace, tensor_extras, tensor_attributes):
+        for name, fn in module.METHODS.items():
+            if isinstance(fn, FunctionType) and fn.__name__ in ("<lambda>", name + "_"):
+                fn.__name__ = fn.__qualname__ = name
+            _set(cls, name, fn)
+            added.append(name)
     return added

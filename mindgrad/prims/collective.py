@@ -134,11 +134,15 @@ def _all_to_all_impl(x: Any, split_count: int, split_dim: int, concat_dim: int,
     return _back(np.concatenate(list(recv), axis=concat_dim), gpu)
 
 
-all_reduce = Primitive("AllReduce", _all_reduce_impl, effect=True)
-all_gather = Primitive("AllGather", _all_gather_impl, effect=True)
-reduce_scatter = Primitive("ReduceScatter", _reduce_scatter_impl, effect=True)
-broadcast = Primitive("Broadcast", _broadcast_impl, effect=True)
-all_to_all = Primitive("AlltoAll", _all_to_all_impl, effect=True)
+# "collective": the reverse pass runs the transpose on every rank, also on one whose result
+# reached no output there (comm_func.reduce off its dst rank, an unused result)
+_COLLECTIVE = {"collective": True}
+all_reduce = Primitive("AllReduce", _all_reduce_impl, effect=True, hints=_COLLECTIVE)
+all_gather = Primitive("AllGather", _all_gather_impl, effect=True, hints=_COLLECTIVE)
+reduce_scatter = Primitive("ReduceScatter", _reduce_scatter_impl, effect=True,
+                           hints=_COLLECTIVE)
+broadcast = Primitive("Broadcast", _broadcast_impl, effect=True, hints=_COLLECTIVE)
+all_to_all = Primitive("AlltoAll", _all_to_all_impl, effect=True, hints=_COLLECTIVE)
 
 
 # --- reverse rules ----------------------------------------------------------------------
@@ -281,7 +285,7 @@ def _bucket_impl(*xs: Any, divisor: int, group: str) -> tuple:
 
 
 all_reduce_bucket = Primitive("AllReduceBucket", _bucket_impl, multiple_results=True,
-                              effect=True)
+                              effect=True, hints=_COLLECTIVE)
 # the map is linear and symmetric across the ranks: its transpose is itself
 all_reduce_bucket.vjp_all = lambda gs, ans, *xs, divisor, group: list(
     all_reduce_bucket(*gs, divisor=divisor, group=group))

@@ -25,7 +25,7 @@ from ..nn.wrap import WithEvalCell, WithLossCell
 from . import amp
 from .callback import (CallbackManager, InternalCallbackParam, ProgressBar, RunContext,
                        TimeMonitor)
-from .callback._callback import stdout_is_terminal
+from .callback._callback import MetricValues, stdout_is_terminal
 from .dataset_helper import EpochIterator, dataset_size
 from .loss_scale_manager import LossScaleManager
 from .metrics import Loss, get_metric_fn, get_metrics
@@ -177,7 +177,7 @@ class Model:
                 metric.update(outputs[self._eval_indexes[1]], outputs[self._eval_indexes[2]])
 
     def _get_metrics(self) -> dict:
-        return {name: m.eval() for name, m in self._metric_fns.items()}
+        return MetricValues((name, m.eval()) for name, m in self._metric_fns.items())
 
     # --- modes ------------------------------------------------------------------------------
     def _check_network_mode(self, network: Cell, is_train: bool) -> Cell:

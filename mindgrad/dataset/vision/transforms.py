@@ -572,6 +572,8 @@ class HWC2CHW(TensorOperation):
         return img.transpose(2, 0, 1).copy() if img.ndim == 3 else img.copy()
 
     def _batched(self, x):
+        if x.ndim not in (3, 4):  # rows that are not images: the per-row path names them
+            raise ValueError("HWC2CHW: not a stack of images")
         return np.ascontiguousarray(x.transpose(0, 3, 1, 2)) if x.ndim == 4 else x
 
 

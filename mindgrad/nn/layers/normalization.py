@@ -1,4 +1,5 @@
-"""Normalization layers: BatchNorm1d, BatchNorm2d, LayerNorm."""
+"""Normalization layers: BatchNorm1d, BatchNorm2d, BatchNorm3d, SyncBatchNorm, LayerNorm,
+GroupNorm and LRN."""
 from __future__ import annotations
 
 from typing import Any, Sequence
@@ -8,6 +9,7 @@ from ...common.initializer import initializer
 from ...common.parameter import Parameter
 from ...core.tensor import Tensor
 from ...ops import functional as F
+from ...ops import layer_functions as LF
 from ..cell import Cell
 from .basic import check_positive_int
 
@@ -21,9 +23,10 @@ class _BatchNorm(Cell):
 
     In training (or with ``use_batch_statistics=True``) the batch mean and (biased) variance
     normalize the input and the moving statistics are updated as
-    ``moving = momentum * moving + (1 - momentum) * batch`` (MindSpore's convention, as its
-    CPU kernel does, with the biased batch variance). In eval (or with
-    ``use_batch_statistics=False``) the moving statistics are used."""
+    ``moving = momentum * moving + (1 - momentum) * batch`` (MindSpore's convention; the
+    moving variance takes the unbiased batch variance, as MindSpore 2.10's CPU kernel
+    does). In eval (or with ``use_batch_statistics=False``) the moving statistics are
+    used."""
 
     _ranks: tuple = ()
 
@@ -75,18 +78,19 @@ class _BatchNorm(Cell):
         if use_batch:
             mean = F.reduce_mean(x, axes, True)
             var = F.reduce_mean(F.square(F.sub(x, mean)), axes, True)
-            self._update_moving(mean, var)
+            self._update_moving(mean, var, x.size // self.num_features)
         else:
             mean = F.reshape(self.moving_mean, shape)
             var = F.reshape(self.moving_variance, shape)
         y = _normalize(x, mean, var, self.eps)
         return F.add(F.mul(y, F.reshape(self.gamma, shape)), F.reshape(self.beta, shape))
 
-    def _update_moving(self, mean: Tensor, var: Tensor) -> None:
+    def _update_moving(self, mean: Tensor, var: Tensor, count: int) -> None:
         m = self.momentum
         c = (self.num_features,)
         batch_mean = F.reshape(F.stop_gradient(mean), c)
-        batch_var = F.reshape(F.stop_gradient(var), c)
+        # the moving variance takes the unbiased batch variance (over ``count`` values)
+        batch_var = F.mul(F.reshape(F.stop_gradient(var), c), count / max(count - 1, 1))
         self.moving_mean.set_data(F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1 - m)))
         self.moving_variance.set_data(F.add(F.mul(self.moving_variance, m),
                                             F.mul(batch_var, 1 - m)))
@@ -152,3 +156,105 @@ class LayerNorm(Cell):
 
 
 __all__ = ["BatchNorm1d", "BatchNorm2d", "LayerNorm"]
+
+
+# --- more of MindSpore's normalisation Cells --------------------------------------------------
+class BatchNorm3d(Cell):
+    """Batch normalization of ``(N, C, D, H, W)`` inputs: a ``BatchNorm2d`` (``bn2d``, so
+    the Parameters are ``bn2d.gamma``, ... as in MindSpore's checkpoints) of the input seen
+    as ``(N, C, D * H, W)``."""
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 moving_mean_init: Any = "zeros", moving_var_init: Any = "ones",
+                 use_batch_statistics: bool | None = None, dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        self.bn2d = BatchNorm2d(num_features, eps, momentum, affine, gamma_init, beta_init,
+                                moving_mean_init, moving_var_init, use_batch_statistics,
+                                dtype=dtype)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if x.ndim != 5:
+            raise ValueError(f"For 'BatchNorm3d', the input must be 5-D (N, C, D, H, W), but "
+                             f"got shape {list(x.shape)}.")
+        n, c, d, h, w = x.shape
+        y = self.bn2d(F.reshape(x, (n, c, d * h, w)))
+        return F.reshape(y, (n, c, d, h, w))
+
+
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalization whose batch statistics MindSpore gathers over the devices of
+    ``process_groups``; in a single process (mindgrad's case) it is ``BatchNorm`` of
+    ``(N, C)``, ``(N, C, L)`` or ``(N, C, H, W)`` inputs."""
+
+    _ranks = (2, 3, 4)
+
+    def __init__(self, num_features: int, eps: float = 1e-5, momentum: float = 0.9,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 moving_mean_init: Any = "zeros", moving_var_init: Any = "ones",
+                 use_batch_statistics: bool | None = None, process_groups: Any = None,
+                 dtype: Any = mstype.float32) -> None:
+        super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
+                         moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
+        if process_groups is not None and not isinstance(process_groups, list):
+            raise TypeError(f"For 'SyncBatchNorm', 'process_groups' must be a list of lists "
+                            f"of ranks or None, but got {type(process_groups).__name__}.")
+        self.process_groups = process_groups
+
+
+class GroupNorm(Cell):
+    """Normalizes ``(N, C, ...)`` inputs over each of ``num_groups`` groups of channels
+    (with the other axes), then scales by ``gamma`` and shifts by ``beta`` (per channel)."""
+
+    def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-05,
+                 affine: bool = True, gamma_init: Any = "ones", beta_init: Any = "zeros",
+                 dtype: Any = mstype.float32) -> None:
+        super().__init__()
+        self.num_groups = check_positive_int(num_groups, "num_groups", "GroupNorm")
+        self.num_channels = check_positive_int(num_channels, "num_channels", "GroupNorm")
+        if num_channels % num_groups:
+            raise ValueError(f"For 'GroupNorm', the 'num_channels' must be divided by "
+                             f"'num_groups', but got 'num_channels': {num_channels}, "
+                             f"'num_groups': {num_groups}.")
+        if isinstance(eps, bool) or not isinstance(eps, (int, float)) or eps <= 0:
+            raise ValueError(f"For 'GroupNorm', 'eps' must be a positive number, but got "
+                             f"{eps!r}.")
+        self.eps, self.affine = float(eps), bool(affine)
+        c = [num_channels]
+        self.gamma = Parameter(initializer(gamma_init, c, dtype), requires_grad=self.affine)
+        self.beta = Parameter(initializer(beta_init, c, dtype), requires_grad=self.affine)
+
+    def construct(self, x: Tensor) -> Tensor:
+        if x.ndim < 2 or x.shape[1] != self.num_channels:
+            raise ValueError(f"For 'GroupNorm', the input must be (N, {self.num_channels}, "
+                             f"...), but got shape {list(x.shape)}.")
+        return LF.group_norm(x, self.num_groups, self.gamma, self.beta, self.eps)
+
+    def extend_repr(self) -> str:
+        return f"num_groups={self.num_groups}, num_channels={self.num_channels}"
+
+
+class LRN(Cell):
+    """Local response normalization across channels (see ``ops.lrn``)."""
+
+    def __init__(self, depth_radius: int = 5, bias: float = 1.0, alpha: float = 1.0,
+                 beta: float = 0.5, norm_region: str = "ACROSS_CHANNELS") -> None:
+        super().__init__()
+        if isinstance(depth_radius, bool) or not isinstance(depth_radius, int):
+            raise TypeError(f"For 'LRN', 'depth_radius' must be an int, but got "
+                            f"{type(depth_radius).__name__}.")
+        for name, v in (("bias", bias), ("alpha", alpha), ("beta", beta)):
+            if isinstance(v, bool) or not isinstance(v, float):
+                raise TypeError(f"For 'LRN', '{name}' must be a float, but got "
+                                f"{type(v).__name__}.")
+        if norm_region != "ACROSS_CHANNELS":
+            raise ValueError(f"For 'LRN', 'norm_region' must be 'ACROSS_CHANNELS', but got "
+                             f"{norm_region!r}.")
+        self.depth_radius, self.bias, self.alpha, self.beta = depth_radius, bias, alpha, beta
+        self.norm_region = norm_region
+
+    def construct(self, x: Tensor) -> Tensor:
+        return LF.lrn(x, self.depth_radius, self.bias, self.alpha, self.beta, self.norm_region)
+
+
+__all__ += ["BatchNorm3d", "SyncBatchNorm", "GroupNorm", "LRN"]

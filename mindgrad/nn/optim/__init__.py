@@ -4,3 +4,5 @@ from .adam import Adam, AdamWeightDecay  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .rmsprop import RMSProp  # noqa: F401
 from .sgd import SGD, Momentum  # noqa: F401
+from .adagrad import FTRL, Adadelta, Adagrad, AdaMax, ProximalAdagrad  # noqa: F401
+from .asgd_rprop import ASGD, LazyAdam, Rprop  # noqa: F401

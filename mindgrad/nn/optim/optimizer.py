@@ -77,8 +77,8 @@ class Optimizer(Cell):
             self.learning_rate = tuple(per_param)
         else:
             self.learning_rate = per_param[0]
-        # Always a Parameter, so that checkpoints hold it as MindSpore's do; only a dynamic
-        # rate advances it (a constant one leaves it at 0, as in MindSpore).
+        # Always a Parameter, so that checkpoints hold it as MindSpore's do; every step
+        # advances it, whatever the rate (MindSpore 2.10's get_lr adds 1 each call).
         self.global_step = Parameter(Tensor(np.zeros(1, np.int32)), name="global_step",
                                      requires_grad=False)
         if grouped:
@@ -204,12 +204,13 @@ class Optimizer(Cell):
     # --- the MindSpore Optimizer API ------------------------------------------------------
     def get_lr(self) -> Any:
         """The learning rate of this step (a tuple per parameter with group rates); a dynamic
-        rate advances ``global_step``."""
+        rate is read at ``global_step``; each call advances it."""
         lrs = self._lrs()
         return tuple(lrs) if self.is_group_lr else lrs[0]
 
     def _lrs(self) -> list:
         if not self.dynamic_lr:
+            self.global_step.set_data(F.add(self.global_step, 1))
             return self._lr_per_param
         cache: dict = {}
         out = []
@@ -235,10 +236,13 @@ class Optimizer(Cell):
         return out if many else out[0]
 
     def decay_weight(self, gradients: Sequence) -> tuple:
-        """``g + weight_decay * p`` for the parameters that decay."""
+        """``g + weight_decay * loss_scale * p`` for the parameters that decay: the gradients
+        still carry the loss scale, which ``scale_grad`` removes afterwards (MindSpore
+        scales the decay the same way)."""
         if not self.exec_weight_decay:
             return tuple(gradients)
-        return tuple(g if wd == 0.0 else F.add(g, F.mul(p, wd))
+        ls = self.loss_scale
+        return tuple(g if wd == 0.0 else F.add(g, F.mul(p, wd * ls))
                      for p, g, wd in zip(self.parameters, gradients, self._decays))
 
     def scale_grad(self, gradients: Sequence) -> tuple:

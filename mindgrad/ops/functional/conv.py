@@ -88,6 +88,15 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
     w = _tensor(weight, op, "weight")
     _nchw(x, op, "input")
     _nchw(w, op, "weight")
+    _check_kernel(x, w, groups, op)
+    return _conv2d(x, w, bias, stride, pad_mode, padding, dilation, groups, op)
+
+
+def _check_kernel(x: Tensor, w: Tensor, groups: Any, op: str) -> None:
+    """Float inputs of one dtype, and channels that fit ``groups`` (any spatial rank)."""
+    for t, arg in ((x, "input"), (w, "weight")):
+        if t.dtype.np_dtype.kind != "f":
+            raise TypeError(f"For '{op}', '{arg}' must be a float Tensor, but got {t.dtype}.")
     if w.dtype != x.dtype:
         raise TypeError(f"For '{op}', 'input' and 'weight' must have the same dtype, but got "
                         f"{x.dtype} and {w.dtype}.")
@@ -98,6 +107,11 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
                          f"{list(w.shape)} with groups={groups} expects "
                          f"{w.shape[1] * groups}, and its {w.shape[0]} output channels must "
                          f"be divisible by groups.")
+
+
+def _conv2d(x: Tensor, w: Tensor, bias: Any, stride: Any, pad_mode: str, padding: Any,
+            dilation: Any, groups: int, op: str) -> Tensor:
+    """``conv2d`` of checked 4-D tensors; errors name ``op``."""
     st = _positive(_int_pair(stride, op, "stride", True), op, "stride")
     dl = _positive(_int_pair(dilation, op, "dilation", True), op, "dilation")
     kernel = tuple(w.shape[2:])
@@ -123,6 +137,82 @@ def conv2d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode:
                              f"{list(b.shape)}.")
         out = A.add(out, S.reshape(b, shape=(1, w.shape[0], 1, 1)))
     return out
+
+
+def _one_int(v: Any, op: str, arg: str) -> int:
+    """An int or a tuple / list of one int."""
+    if isinstance(v, (tuple, list)):
+        if len(v) != 1:
+            raise ValueError(f"For '{op}', {arg} must be a tuple or list with 1 element or int, "
+                             f"but got {tuple(v)}.")
+        v = v[0]
+    if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+        raise TypeError(f"For '{op}', {arg} must be a tuple, list or int, but got "
+                        f"{type(v)}.")
+    return int(v)
+
+
+def conv1d(input: Any, weight: Any, bias: Any = None, stride: Any = 1, pad_mode: str = "valid",
+           padding: Any = 0, dilation: Any = 1, groups: int = 1) -> Tensor:
+    """1-D convolution (cross-correlation) of ``input`` (N, C, L) with ``weight``
+    (O, C / groups, k): ``conv2d`` over a height of one. ``pad_mode`` 'valid', 'same' or
+    'pad' (with ``padding`` an int or a 1-tuple, on both ends)."""
+    op = "conv1d"
+    x = _tensor(input, op, "input")
+    w = _tensor(weight, op, "weight")
+    if x.ndim != 3 or w.ndim != 3:
+        raise ValueError(f"For '{op}', 'input' and 'weight' must be 3-D, but got shapes "
+                         f"{list(x.shape)} and {list(w.shape)}.")
+    _check_kernel(x, w, groups, op)
+    p = _one_int(padding, op, "padding")
+    def lift(t: Tensor) -> Tensor:  # (N, C, L) as (N, C, 1, L)
+        return S.reshape(t, shape=(t.shape[0], t.shape[1], 1, t.shape[2]))
+
+    out = _conv2d(lift(x), lift(w), bias,
+                  (1, _one_int(stride, op, "stride")), pad_mode, (0, 0, p, p),
+                  (1, _one_int(dilation, op, "dilation")), groups, op)
+    return S.reshape(out, shape=(out.shape[0], out.shape[1], out.shape[3]))
+
+
+def _deconv_length(pad_mode: str, n: int, k: int, stride: int, dilation: int, pad: int) -> int:
+    """Output length of a transposed convolution along one axis (MindSpore's rule):
+    ``n * stride`` for 'same', the full reach of the last window for 'valid', and that less
+    the total padding for 'pad'."""
+    reach = k + (k - 1) * (dilation - 1)
+    if pad_mode == "valid":
+        return n * stride + builtins.max(reach - stride, 0)
+    if pad_mode == "same":
+        return n * stride
+    return n * stride - pad + reach - stride
+
+
+def _conv2d_transpose_to(x: Tensor, weight: Tensor, out_hw: tuple, stride: tuple,
+                        pad_mode: str, padding: tuple, dilation: tuple, groups: int) -> Tensor:
+    """The transposed 2-D convolution of ``x`` (N, C_in, H, W) with ``weight``
+    (C_in, C_out / groups, kh, kw) onto an ``out_hw`` plane: the transpose of the convolution
+    from ``out_hw`` down to ``(H, W)`` in ``pad_mode`` (``padding`` (top, bottom, left,
+    right) for 'pad'), so differentiable through the conv2d family of primitives."""
+    op = "conv2d_transpose"
+    kernel = tuple(weight.shape[2:])
+    if pad_mode == "same":
+        pads = _same_padding(out_hw, kernel, stride, dilation)
+    elif pad_mode == "pad":
+        pads = ((padding[0], padding[1]), (padding[2], padding[3]))
+    else:
+        pads = ((0, 0), (0, 0))
+    if builtins.min(out_hw) < 1:
+        raise ValueError(f"For '{op}', the output size {list(out_hw)} must be positive; input "
+                         f"{list(x.shape)}, weight {list(weight.shape)}.")
+    if x.shape[1] != weight.shape[0]:
+        raise ValueError(f"For '{op}', 'x' has {x.shape[1]} channels but 'weight' of shape "
+                         f"{list(weight.shape)} expects {weight.shape[0]}.")
+    for n, want, k, s, (lo, hi), d in zip(x.shape[2:], out_hw, kernel, stride, pads, dilation):
+        if CV.out_size(want, k, s, lo + hi, d) != n:
+            raise ValueError(f"For '{op}', the input {list(x.shape)} does not come from an "
+                             f"output of spatial size {list(out_hw)} with kernel {list(kernel)}, "
+                             f"stride {list(stride)} and padding {pads}.")
+    return CV.conv2d_input_grad(x, weight, in_hw=tuple(out_hw), stride=tuple(stride),
+                                padding=pads, dilation=tuple(dilation), groups=int(groups))
 
 
 def _pool_geometry(x: Tensor, kernel_size: Any, stride: Any, padding: Any, dilation: Any,

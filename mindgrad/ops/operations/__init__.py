@@ -237,25 +237,6 @@ class Split(PrimitiveOp):
         return F.split(x, n // self.output_num, self.axis)
 
 
-class StridedSlice(PrimitiveOp):
-    """``StridedSlice()(x, begin, end, strides)`` (without the mask attributes)."""
-
-    def __call__(self, x: Any, begin: Any, end: Any, strides: Any) -> Any:
-        parts = {"begin": begin, "end": end, "strides": strides}
-        for arg, v in parts.items():
-            if not isinstance(v, (tuple, list)) or not all(F._is_int(i) for i in v):
-                raise TypeError(f"For 'StridedSlice', '{arg}' must be a tuple of ints, but got "
-                                f"{v!r}.")
-        if not len(begin) == len(end) == len(strides):
-            raise ValueError(f"For 'StridedSlice', 'begin', 'end' and 'strides' must have the "
-                             f"same length, but got {len(begin)}, {len(end)} and "
-                             f"{len(strides)}.")
-        if 0 in strides:
-            raise ValueError(f"For 'StridedSlice', 'strides' must not contain 0, but got "
-                             f"{tuple(strides)}.")
-        return F.getitem(x, tuple(slice(b, e, s) for b, e, s in zip(begin, end, strides)))
-
-
 class GeLU(PrimitiveOp):
     """``GeLU()(x)``: MindSpore's kernel computes the tanh approximation of
     ``x * P(X <= x)`` (its documented example prints 0.841192 for x = 1), and so does
@@ -477,6 +458,7 @@ class AvgPool(_Pool):
 
 from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp,  # noqa: E402
                        ReduceScatter)
+from .catalogue_ops import *  # noqa: E402,F401,F403  (scatters, row updates, statistics, draws)
 
 class BatchNorm(PrimitiveOp):
     """``BatchNorm(is_training=False, epsilon=1e-5, momentum=0.1, data_format="NCHW")``

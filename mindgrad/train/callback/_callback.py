@@ -205,6 +205,17 @@ def format_metrics(metrics: dict) -> str:
     return "{" + ", ".join(f"{k!r}: {show(v)}" for k, v in metrics.items()) + "}"
 
 
+class MetricValues(dict):
+    """The dict ``Model.eval`` returns: the metrics' own values (NumPy scalars stay NumPy
+    scalars), printed as MindSpore's prints them (``{'accuracy': 0.96}``, not NumPy 2's
+    ``np.float64(0.96)``)."""
+
+    def __repr__(self) -> str:
+        return format_metrics(self)
+
+    __str__ = __repr__
+
+
 def stdout_is_terminal() -> bool:
     try:
         return sys.stdout.isatty()

@@ -158,7 +158,13 @@ def _unused_prefix(directory: str, prefix: str) -> str:
 class ModelCheckpoint(Callback):
     """Save checkpoints during training (see ``CheckpointConfig``); the last step is saved
     at the end of training too. ``prefix`` and ``directory`` may be callables of the
-    cb_params; a callable prefix names the file ``{prefix}.ckpt``."""
+    cb_params; a callable prefix names the file ``{prefix}.ckpt``.
+
+    As in MindSpore the names hold no rank: in data-parallel training each process is
+    given its own directory (MindSpore's layout is ``rank_<id>``, e.g.
+    ``directory=f"ckpt/rank_{get_rank()}"``). Processes that share one directory write the
+    same names (each file is renamed into place whole) and remove each other's old files
+    (one already gone is skipped)."""
 
     def __init__(self, prefix: Any = "CKP", directory: Any = None,
                  config: CheckpointConfig | None = None) -> None:
@@ -243,26 +249,44 @@ class ModelCheckpoint(Callback):
                     out.append(os.path.join(self._directory, filename))
         return out
 
-    def _age(self, path: str) -> tuple:
-        """Oldest first: by modification time, then by the order this callback wrote them
-        (files written within one clock tick have the same time)."""
-        return os.stat(path).st_mtime_ns, self._written.get(path, -1)
+    def _ages(self, files: list[str]) -> dict[str, tuple]:
+        """Each file's age key, oldest first: modification time, then the order this
+        callback wrote them (files written within one clock tick have the same time). A
+        file gone since it was listed is left out: the ranks of a data-parallel run that
+        share a directory remove each other's old checkpoints."""
+        ages = {}
+        for path in files:
+            try:
+                ages[path] = (os.stat(path).st_mtime_ns, self._written.get(path, -1))
+            except FileNotFoundError:
+                pass
+        return ages
+
+    @staticmethod
+    def _remove(path: str) -> None:
+        try:
+            os.remove(path)
+        except FileNotFoundError:  # another process removed it first: what was wanted
+            pass
 
     def _make_room(self) -> None:
         cfg = self._config
         files = self._existing()
         if cfg.keep_checkpoint_max and 0 < cfg.keep_checkpoint_max <= len(files):
-            os.remove(min(files, key=self._age))
+            ages = self._ages(files)
+            if ages:
+                self._remove(min(ages, key=ages.__getitem__))
         elif cfg.keep_checkpoint_per_n_minutes:
             now = time.time()
             window = cfg.keep_checkpoint_per_n_minutes * 60
             if now - self._last_time_for_keep < window:
-                recent = [f for f in files if now - os.path.getmtime(f) < window]
+                ages = self._ages(files)
+                recent = [f for f, (ns, _) in ages.items() if now - ns / 1e9 < window]
                 if recent:
-                    oldest = min(recent, key=self._age)
+                    oldest = min(recent, key=ages.__getitem__)
                     for f in recent:
                         if f != oldest:
-                            os.remove(f)
+                            self._remove(f)
 
     def _save_ckpt(self, cb: dict, force: bool = False) -> None:
         step = cb["cur_step_num"]
