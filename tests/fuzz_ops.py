@@ -451,6 +451,60 @@ spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.floa
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
 
+
+
+def _windows(reduce, nd: int, default_stride: bool = False):
+    """A NumPy reference for an ``nd``-D pooling of int ``kernel`` (and ``stride``; the
+    kernel when ``default_stride``): ``reduce`` over each window (None for other args)."""
+    def ref(x, k, st=None):
+        st = k if st is None and default_stride else st
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (k, st)):
+            return None
+        axes = tuple(range(x.ndim - nd, x.ndim))
+        w = np.lib.stride_tricks.sliding_window_view(x, (k,) * nd, axis=axes)
+        w = w[(Ellipsis,) + (slice(None, None, st),) * nd + (slice(None),) * nd]
+        return reduce(w, axis=tuple(range(-nd, 0))).astype(x.dtype)
+    return ref
+
+
+def _adaptive(reduce, nd: int):
+    """An adaptive pooling to an int size that divides each spatial size: windows of
+    ``size // out``."""
+    def ref(x, out):
+        if not isinstance(out, int) or isinstance(out, bool) or out <= 0 or \
+                any(d % out for d in x.shape[-nd:]):
+            return None
+        k = x.shape[-1] // out
+        return _windows(reduce, nd)(x, k, k)
+    return ref
+
+
+for _nd, _shp in ((1, (1, 2, 4)), (2, (1, 2, 4, 4)), (3, (1, 2, 4, 4, 4))):
+    for _kind, _red in (("avg", np.mean), ("max", np.max)):
+        spec(f"adaptive_{_kind}_pool{_nd}d",
+             (lambda shp: lambda rng: [("tensor", None, _arr(rng, shp, np.float32)),
+                                       ("int", None, 2)])(_shp), _adaptive(_red, _nd),
+             int_ok=_kind == "max")
+spec("avg_pool1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 6), np.float32)),
+                                ("int", None, 2), ("int", None, 2)], _windows(np.mean, 1),
+     int_ok=False)
+spec("avg_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                                ("int", None, 2), ("int", None, 2)], _windows(np.mean, 3),
+     int_ok=False)
+spec("max_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                                ("int", None, 2)], _windows(np.max, 3, True))
+for _nd, _shp in ((1, (1, 2, 6)), (2, (1, 2, 4, 4))):
+    spec(f"lp_pool{_nd}d",
+         (lambda shp: lambda rng: [("tensor", None, _arr(rng, shp, np.float32)),
+                                   ("float", None, 2.0), ("int", None, 2)])(_shp),
+         (lambda nd: lambda x, p, k: _windows(lambda w, axis: np.sqrt(np.sum(w * w, axis)),
+                                              nd, True)(x, k) if p == 2.0 else None)(_nd))
+spec("conv3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 2, 2, 2), np.float32))], out="float")
+spec("conv3d_transpose", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 3, 3), np.float32)),
+                                      ("tensor", None, _arr(rng, (2, 3, 2, 2, 2), np.float32))],
+     out="float")
+
 # tensor facts
 spec("shape", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
 spec("rank", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")

@@ -44,11 +44,9 @@ class StepOptimizer(Optimizer):
     """An optimizer whose every step advances ``global_step`` once, as MindSpore's do."""
 
     def step_lrs(self) -> list:
-        """This step's learning rate per parameter; ``global_step`` moves on by one."""
-        lrs = self._lrs()  # a dynamic rate advances global_step itself
-        if not self.dynamic_lr:
-            self.global_step.set_data(F.add(self.global_step, 1))
-        return lrs
+        """This step's learning rate per parameter; ``global_step`` moves on by one (in
+        ``_lrs``, for fixed and dynamic rates alike)."""
+        return self._lrs()
 
 
 class Adagrad(StepOptimizer):
