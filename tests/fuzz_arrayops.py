@@ -160,7 +160,7 @@ spec("multinomial_with_replacement", lambda rng: [
     ("tensor", None, np.array([[0.2, 0.5, 0.3]], F32)), ("index", None, np.array(0)),
     ("index", None, np.array(0)), ("int", None, 3), ("bool", None, True)], out="")
 
-# --- operator classes -------------------------------------------------------------------------------
+# --- operator classes ----------------------------------------------------------------------
 for _c, _f in [("Assign", "assign"), ("AssignAdd", "assign_add"), ("AssignSub", "assign_sub")]:
     F.SPECS.append(F.Spec(_c, _param_call(lambda *a, _c=_c, **k: getattr(ops, _c)()(*a, **k)),
                           next(s for s in F.SPECS if s.name == _f).make, names=(_f,), out=""))
@@ -235,7 +235,7 @@ _cls2("MultinomialWithReplacement", lambda rng: [
     ("index", None, np.array(0)), ("index", None, np.array(0))], 2,
       names=("multinomial_with_replacement", "multinomial"))
 
-# --- spatial rearrangements -------------------------------------------------------------------------
+# --- spatial rearrangements ----------------------------------------------------------------
 spec("choice_with_mask", lambda rng: [("mask", None, np.array([[True, False], [True, True]])),
                                       ("int", None, 3)], out="")
 spec("mirror_pad", lambda rng: [_t(rng, (3, 4)), ("index", None, np.array([[1, 0], [2, 1]])),
@@ -281,3 +281,25 @@ _cls2("Bernoulli", lambda rng: [("int", None, -1), ("int", None, 0), _t(rng, (2,
 _cls2("RandomChoiceWithMask", lambda rng: [("int", None, 3), ("int", None, 0), ("int", None, 0),
                                            ("mask", None, np.array([True, False, True]))], 3,
       names=("choice_with_mask",))
+
+# --- candidate samplers and the primitive-instance functions -------------------------------------
+spec("uniform_candidate_sampler", lambda rng: [("index", None, np.array([[1], [3]])),
+                                               ("int", None, 1), ("int", None, 3),
+                                               ("bool", None, True), ("int", None, 5)], out="")
+spec("log_uniform_candidate_sampler", lambda rng: [("index", None, np.array([[1], [3]])),
+                                                   ("int", None, 1), ("int", None, 3),
+                                                   ("bool", None, False), ("int", None, 5)],
+     out="")
+spec("identity", lambda rng: [_t(rng, _shape(rng))], lambda x: x.copy())
+spec("shape_", lambda rng: [_t(rng, _shape(rng))], out="")
+spec("tensor_range", lambda rng: [("int", None, 1), ("int", None, 9), ("int", None, 3)], out="")
+spec("tensor_slice", lambda rng: [_t(rng, (3, 4)), ("shape", None, (1, 0)),
+                                  ("shape", None, (2, -1))], out="")
+_cls2("UniformCandidateSampler", lambda rng: [
+    ("int", None, 1), ("int", None, 2), ("bool", None, False), ("int", None, 4),
+    ("index", None, np.array([[1], [3]]))], 4, names=("uniform_candidate_sampler",))
+_cls2("LogUniformCandidateSampler", lambda rng: [
+    ("int", None, 1), ("int", None, 2), ("bool", None, True), ("int", None, 4),
+    ("index", None, np.array([[1], [3]]))], 4, names=("log_uniform_candidate_sampler",))
+_cls2("MaskedScatter", lambda rng: [_t(rng, (2, 3)), ("mask", None, np.array([True, False, True])),
+                                    _t(rng, (4,))], 0, names=("masked_scatter",))

@@ -446,6 +446,28 @@ spec("conv2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5, 5), np.float32)
                             ("tensor", None, _arr(rng, (3, 2, 3, 3), np.float32))], out="float")
 spec("conv1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 5), np.float32)),
                             ("tensor", None, _arr(rng, (3, 2, 3), np.float32))], out="float")
+# 1-D, 3-D, adaptive and power-average pooling, 3-D convolutions
+def _pool_input(dims: int):
+    return lambda rng: _arr(rng, (1, 2) + (4,) * dims, np.float32)
+
+
+for _d in (1, 2, 3):
+    for _kind in ("avg", "max"):
+        spec(f"adaptive_{_kind}_pool{_d}d",
+             lambda rng, d=_d: [("tensor", None, _pool_input(d)(rng)), ("int", None, 2)],
+             out="" if _kind == "max" else "float")
+spec("avg_pool1d", lambda rng: [("tensor", None, _pool_input(1)(rng)), ("int", None, 2)],
+     names=("avg_pool2d",))
+spec("avg_pool3d", lambda rng: [("tensor", None, _pool_input(3)(rng)), ("int", None, 2)])
+spec("max_pool3d", lambda rng: [("tensor", None, _pool_input(3)(rng)), ("int", None, 2)],
+     out="")
+for _d in (1, 2):
+    spec(f"lp_pool{_d}d", lambda rng, d=_d: [("tensor", None, _pool_input(d)(rng)),
+                                              ("float", None, 2.0), ("int", None, 2)])
+spec("conv3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 2, 2, 2), np.float32))])
+spec("conv3d_transpose", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 3, 3), np.float32)),
+                                      ("tensor", None, _arr(rng, (2, 3, 2, 2, 2), np.float32))])
 spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
@@ -567,6 +589,9 @@ def _cls2(cls_name: str, make: Callable, n_init: int, ref: Callable | None = Non
     call.__name__ = cls_name
     SPECS.append(Spec(cls_name, call, make, ref, names=names, out=out, int_ok=int_ok))
 
+
+# the special functions, decompositions and FFTs (their own table, tests/fuzz_special.py)
+import fuzz_special  # noqa: E402,F401
 
 # every operator class that is a function under another name (``Sin()(x)`` is ``sin(x)``)
 _DONE = {s.name for s in SPECS}
@@ -1185,6 +1210,8 @@ NOT_FUZZED = {
     "ReduceScatter": "a collective (test_comm_mpi.py, test_comm.py)",
     "Broadcast": "a collective (test_comm_mpi.py, test_comm.py)",
     "AlltoAll": "a collective (test_comm_mpi.py, test_comm.py)",
+    "CollectiveGather": "a collective (test_comm_mpi.py, test_comm.py)",
+    "CollectiveScatter": "a collective (test_comm_mpi.py, test_comm.py)",
 }
 
 

@@ -100,6 +100,17 @@ def collectives(out: dict, outdir: str) -> None:
     out["all_gather_async"] = np.array([comm_func.all_gather_into_tensor(
         v["g"], async_op=True)[1] is not None])
     comm_func.barrier()
+    # gather to / scatter from one rank (world rank 1), values, gradients, tangents
+    out["gather"] = comm_func.gather_into_tensor(v["g"], dst=1).asnumpy()
+    out["scatter"] = comm_func.scatter_tensor(v["s"], src=1).asnumpy()
+    out["scatter_op"] = ops.CollectiveScatter(0)(v["s"]).asnumpy()
+    out["grad_gather"] = grad_of(lambda u: comm_func.gather_into_tensor(u, dst=1), v["g"],
+                                 v["cg"] if rank == 1 else v["cg"][:1, :1].reshape(1))
+    out["grad_scatter"] = grad_of(lambda u: comm_func.scatter_tensor(u, src=1), v["s"], v["cs"])
+    out["jvp_gather"] = ms.jvp(lambda u: comm_func.gather_into_tensor(u, dst=1), v["g"],
+                               t["g"])[1].asnumpy()
+    out["jvp_scatter"] = ms.jvp(lambda u: comm_func.scatter_tensor(u, src=1), v["s"],
+                                t["s"])[1].asnumpy()
 
     # DistributedGradReducer: buckets cut by all_reduce_fusion_config and by dtype, a mean
     from mindspore import Parameter, nn

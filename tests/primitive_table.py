@@ -1384,6 +1384,129 @@ SHAPE_CASES = [
 ]
 CASES += SHAPE_CASES
 
+
+# --- special functions, integer bits, complex parts, FFTs and decompositions ------------------
+def _sp(name):
+    """scipy.special's ``name`` in the input's dtype (SciPy computes float16 in float32)."""
+    import scipy.special
+
+    return lambda *xs: getattr(scipy.special, name)(*xs).astype(xs[0].dtype)
+
+
+def _cview(z):
+    return np.stack([z.real, z.imag], -1)
+
+
+def _c32(x):
+    """NumPy's complex results in the dtype mindgrad gives for real input ``x``."""
+    return np.complex128 if x.dtype == np.float64 else np.complex64
+
+
+def _fft_ref(x, **kw):
+    return _cview(np.fft.fft(x, **kw).astype(_c32(x)))
+
+
+def _five_point(f, a, h=1e-3):
+    """f'(a) by the five-point stencil (error ~ h^4), in a's dtype."""
+    a64 = a.astype(np.float64)
+    d = (-f(a64 + 2 * h) + 8 * f(a64 + h) - 8 * f(a64 - h) + f(a64 - 2 * h)) / (12 * h)
+    return d.astype(a.dtype)
+
+
+_F16_FFT = "float16 transforms compute in complex64: checked in tests/test_special.py"
+_BESSEL = (("BesselI0", "bessel_i0", "i0", N((2, 3))),
+           ("BesselI0e", "bessel_i0e", "i0e", N((2, 3))),
+           ("BesselI1", "bessel_i1", "i1", N((2, 3))),
+           ("BesselI1e", "bessel_i1e", "i1e", N((2, 3))),
+           ("BesselJ0", "bessel_j0", "j0", N((2, 3))), ("BesselJ1", "bessel_j1", "j1", N((2, 3))),
+           ("BesselY0", "bessel_y0", "y0", U(0.5, 3.0, (2, 3))),
+           ("BesselY1", "bessel_y1", "y1", U(0.5, 3.0, (2, 3))),
+           ("BesselK0", "bessel_k0", "k0", U(0.5, 3.0, (2, 3))),
+           ("BesselK0e", "bessel_k0e", "k0e", U(0.5, 3.0, (2, 3))),
+           ("BesselK1", "bessel_k1", "k1", U(0.5, 3.0, (2, 3))),
+           ("BesselK1e", "bessel_k1e", "k1e", U(0.5, 3.0, (2, 3))))
+
+SPECIAL_CASES = [
+    Case("Lgamma", "lgamma", ops.lgamma, _sp("gammaln"), U(0.3, 4.0, (2, 3))),
+    Case("Digamma", "digamma", ops.digamma, _sp("digamma"), U(0.3, 4.0, (2, 3))),
+    Case("Polygamma", "polygamma_2", lambda x: ops.polygamma(Tensor(2), x),
+         lambda x: _sp("polygamma")(x * 0 + 2, x), U(0.5, 4.0, (2, 3))),
+    Case("Erfinv", "erfinv", ops.erfinv, _sp("erfinv"), U(-0.9, 0.9, (2, 3))),
+    *[Case(p, n, getattr(ops, n), _sp(ref), gen) for p, n, ref, gen in _BESSEL],
+    Case("Igamma", "igamma", ops.igamma, _sp("gammainc"), U(0.5, 3.0, (2, 3), (2, 3))),
+    Case("Igammac", "igammac", ops.igammac, _sp("gammaincc"), U(0.5, 3.0, (2, 3), (2, 3))),
+    Case("IgammaGradA", "igamma_grad_a",
+         lambda a, x: ops.grad(lambda p: ops.igamma(p, x).sum())(a),
+         lambda a, x: _five_point(lambda p: _sp("gammainc")(p, x), a),
+         U(0.5, 3.0, (2, 3), (2, 3)), f16="a finite difference as the reference"),
+    # (differentiated in q only: as in MindSpore, zeta has no derivative in s)
+    Case("Zeta", "zeta", lambda q: ops.zeta(ops.full_like(q, 2.5), q),
+         lambda q: _sp("zeta")(q * 0 + 2.5, q), U(0.5, 3.0, (2, 3))),
+    Case("Gcd", "gcd", ops.gcd, np.gcd, ints(-40, 40, (2, 3), (2, 3)), diff=False, f16=NO_F16_INT),
+    Case("Lcm", "lcm", ops.lcm, np.lcm, ints(-40, 40, (2, 3), (3,)), diff=False, f16=NO_F16_INT),
+    Case("LeftShift", "bitwise_left_shift", ops.bitwise_left_shift, np.left_shift,
+         ints(0, 9, (2, 3), (2, 3)), diff=False, f16=NO_F16_INT),
+    Case("RightShift", "bitwise_right_shift", ops.bitwise_right_shift, np.right_shift,
+         ints(-64, 64, (2, 3), (3,)), diff=False, f16=NO_F16_INT),
+    Case("Invert", "invert", ops.invert, np.invert, ints(-64, 64, (2, 3)), diff=False,
+         f16=NO_F16_INT),
+    Case("PopulationCount", "population_count", ops.population_count,
+         lambda x: np.bitwise_count(x.view(np.uint64)).astype(np.uint8), ints(-64, 64, (2, 3)),
+         diff=False,
+         f16=NO_F16_INT),
+    Case("TruncateDiv", "truncate_div_int", ops.truncate_div,
+         lambda x, y: (np.trunc(x / y)).astype(x.dtype), ints(1, 50, (2, 3), (2, 3)),
+         diff=False, f16=NO_F16_INT),
+    Case("NextAfter", "nextafter", ops.nextafter, np.nextafter, N((2, 3), (2, 3)), diff=False,
+         f16=REFUSED),
+    Case("Complex", "complex_polar", lambda r, t: ops.view_as_real(ops.polar(r, t)),
+         lambda r, t: np.stack([r * np.cos(t), r * np.sin(t)], -1), N((2, 3), (2, 3)),
+         f16=REFUSED),
+    Case("Real", "real_imag_angle", lambda a, b: ops.real(ops.Complex()(a, b)) * 2
+         + ops.imag(ops.Complex()(a, b)) + ops.angle(ops.Complex()(a, b)),
+         lambda a, b: 2 * a + b + np.arctan2(b, a), away0((2, 3), (2, 3)), f16=REFUSED),
+    Case("Imag", "imag_conj", lambda a, b: ops.imag(ops.conj(ops.Complex()(a, b))),
+         lambda a, b: -b, N((2, 3), (2, 3)), f16=REFUSED),
+    Case("Conj", "conj_view", lambda a, b: ops.view_as_real(ops.conj(ops.Complex()(a, b))),
+         lambda a, b: np.stack([a, -b], -1), N((2, 3), (2, 3)), f16=REFUSED),
+    Case("FFT", "fft_real", lambda x: ops.view_as_real(ops.fft(x)), _fft_ref, N((2, 6)),
+         f16=_F16_FFT),
+    Case("ViewAsReal", "view_as_real_polar", lambda r, t: ops.view_as_real(ops.polar(r, t)) * 3,
+         lambda r, t: 3 * np.stack([r * np.cos(t), r * np.sin(t)], -1), N((2, 3), (2, 3)),
+         f16=REFUSED),
+    Case("FFT", "ifft2_complex_ortho",
+         lambda a, b: ops.view_as_real(ops.ifft2(ops.Complex()(a, b), norm="ortho")),
+         lambda a, b: _cview(np.fft.ifft2(a + 1j * b, norm="ortho").astype(_c32(a))),
+         N((2, 3, 4), (2, 3, 4)), f16=_F16_FFT),
+    Case("FFT", "fft_n_pad_forward", lambda x: ops.view_as_real(ops.fft(x, 7, 0, "forward")),
+         lambda x: _fft_ref(x, n=7, axis=0, norm="forward"), N((5, 2)), f16=_F16_FFT),
+    Case("RFFT", "rfft", lambda x: ops.view_as_real(ops.rfft(x)),
+         lambda x: _cview(np.fft.rfft(x).astype(_c32(x))), N((2, 7)), f16=_F16_FFT),
+    Case("RFFT", "rfftn_ortho", lambda x: ops.view_as_real(ops.rfftn(x, norm="ortho")),
+         lambda x: _cview(np.fft.rfftn(x, norm="ortho").astype(_c32(x))), N((3, 4)),
+         f16=_F16_FFT),
+    Case("IRFFT", "irfft", lambda a, b: ops.irfft(ops.Complex()(a, b)),
+         lambda a, b: np.fft.irfft(a + 1j * b).astype(a.dtype), N((2, 5), (2, 5)),
+         f16=_F16_FFT),
+    Case("IRFFT", "irfft2_odd", lambda a, b: ops.irfft2(ops.Complex()(a, b), (3, 5)),
+         lambda a, b: np.fft.irfft2(a + 1j * b, (3, 5)).astype(a.dtype), N((3, 3), (3, 3)),
+         f16=_F16_FFT),
+    Case("IRFFT", "hfft", lambda a, b: ops.hfft(ops.Complex()(a, b)),
+         lambda a, b: np.fft.hfft(a + 1j * b).astype(a.dtype), N((4,), (4,)), f16=_F16_FFT),
+    Case("Qr", "qr_tall", ops.qr, lambda x: np.linalg.qr(x), N((4, 3)), f16=REFUSED),
+    Case("Qr", "qr_wide_batch", ops.qr, lambda x: np.linalg.qr(x), N((2, 3, 4)), 2,
+         f16=REFUSED),
+    Case("Eig", "eigvals", lambda x: ops.view_as_real(ops.eigvals(x)),
+         lambda x: _cview(np.linalg.eigvals(x).astype(_c32(x))),
+         lambda rng: [np.diag([3.0, -1.0, 0.5]) + 0.1 * rng.standard_normal((3, 3))],
+         diff=False, f16=REFUSED),
+    Case("Geqrf", "geqrf", ops.geqrf,
+         lambda x: tuple(v.astype(x.dtype) for v in (np.linalg.qr(x, mode="raw")[0].T,
+                                                    np.linalg.qr(x, mode="raw")[1])),
+         N((4, 3)), diff=False, f16=REFUSED),
+]
+CASES += SPECIAL_CASES
+
 IDS = [c.name for c in CASES]
 assert len(set(IDS)) == len(IDS), "duplicate case names"
 
@@ -1396,6 +1519,7 @@ _RANDOM = ("a random draw (an effect): tests/test_seeds.py and tests/test_random
 EXEMPT: dict[str, str] = {
     "AllGather": _COLLECTIVE, "AllReduce": _COLLECTIVE, "AllReduceBucket": _COLLECTIVE,
     "AlltoAll": _COLLECTIVE, "Broadcast": _COLLECTIVE, "ReduceScatter": _COLLECTIVE,
+    "CollectiveGather": _COLLECTIVE, "CollectiveScatter": _COLLECTIVE,
     "RandomDraw": _RANDOM, "Multinomial": _RANDOM, "Randperm": _RANDOM, "DropoutMask": _RANDOM,
     "ApplyGradientDescent": "an in-place Parameter update: tests/test_optim.py",
     "SetItemWinners": ("which of repeated writes x[index] = v keeps: the SetItem rows with "
@@ -1421,7 +1545,7 @@ _DRAW = "a random draw: one independent draw per example is what the loop gives"
 # Primitives allowed to run one call per example under vmap (``ad/batching.py``'s loop).
 BATCH_LOOP: dict[str, str] = {
     "AllGather": _ACROSS, "AllReduceBucket": _ACROSS, "AlltoAll": _ACROSS,
-    "ReduceScatter": _ACROSS,
+    "ReduceScatter": _ACROSS, "CollectiveGather": _ACROSS, "CollectiveScatter": _ACROSS,
     "RandomDraw": _DRAW, "Randperm": _DRAW, "DropoutMask": _DRAW,
     "ApplyGradientDescent": "updates one Parameter in place: nothing per example to map",
     "Fill": "takes no Tensor operand, so vmap never batches it",
@@ -1436,7 +1560,8 @@ TAYLOR_FROM_JVP: dict[str, str] = {
     **{n: _LINEAR for n in (
         "SumPool", "SumPoolTranspose", "PlaneGather", "PlaneScatter", "GatherNd", "ScatterNd",
         "TensorScatterAdd", "TensorScatterUpdate", "Pad", "AllGather", "AllReduce",
-        "AllReduceBucket", "AlltoAll", "Broadcast", "ReduceScatter")},
+        "AllReduceBucket", "AlltoAll", "Broadcast", "ReduceScatter", "CollectiveGather",
+        "CollectiveScatter")},
     **{n: _MULTILINEAR for n in (
         "Conv2D", "Conv2DBackpropInput", "Conv2DBackpropFilter", "Einsum")},
     **{n: "piecewise: the JVP rule picks the branch, its series is the branch's" for n in (
@@ -1445,6 +1570,8 @@ TAYLOR_FROM_JVP: dict[str, str] = {
        for n in ("Atan2", "PowDx", "SoftmaxCrossEntropy", "BinaryCrossEntropy", "Solve",
                  "MatrixInverse",
                  "MatrixDeterminant", "Cholesky", "Svd", "SvdVals")},
+    **{n: "its JVP rule is itself written with special functions, which carry the series"
+       for n in ("Igamma", "Igammac", "IgammaGradA", "Zeta", "Qr")},
 }
 
 

@@ -36,7 +36,8 @@ _ZERO_BPROP = "its bprop of the in-place row updates returns zeros"
 MINDSPORE_WRONG = {
     "strided_slice": {0: _SLICE_GRAD}, "strided_slice_masks": {0: _SLICE_GRAD},
     "P_StridedSlice_masks": {0: _SLICE_GRAD},
-    "inplace_add": {0: _ZERO_BPROP, 1: _ZERO_BPROP}, "inplace_sub": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
+    "inplace_add": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
+    "inplace_sub": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
     "inplace_update": {0: _ZERO_BPROP, 1: _ZERO_BPROP},
     # with repeated indices every update gets g * x, as if the others were not applied
     "tensor_scatter_mul": {1: "repeated indices"},
@@ -280,3 +281,57 @@ def test_draws_repeat_under_set_seed() -> None:
 def test_bernoulli_refuses_bad_p() -> None:
     with pytest.raises(ValueError, match="'bernoulli'.*'p'"):
         ops.bernoulli(Tensor(np.zeros(3, np.float32)), 1.5)
+
+
+def test_candidate_samplers_expected_counts() -> None:
+    true = Tensor(np.array([[1], [3]], np.int64))
+    # drawn with replacement, each class is expected num_sampled * P(k) times: the values
+    # MindSpore recorded for the true classes
+    _, t_exp, _ = ops.log_uniform_candidate_sampler(true, 1, 4, False, 5)
+    rec = decode(RECORDS["log_uniform_candidate_sampler"]["outputs"][1])
+    np.testing.assert_allclose(t_exp.asnumpy(), rec, rtol=1e-6)
+    p = np.log((np.array([[1], [3]]) + 2) / (np.array([[1], [3]]) + 1)) / np.log(6)
+    np.testing.assert_allclose(t_exp.asnumpy(), 4 * p, rtol=1e-6)
+    ms.set_seed(2)
+    s, t_exp, s_exp = ops.uniform_candidate_sampler(true, 1, 5, True, 5)
+    assert sorted(s.asnumpy().tolist()) == [0, 1, 2, 3, 4]  # unique: every class once
+    # more tries than samples: the chance of being drawn at least once in them
+    assert np.all(s_exp.asnumpy() <= 1.0) and np.allclose(s_exp.asnumpy(), s_exp.asnumpy()[0])
+    ms.set_seed(3)
+    draws = ops.log_uniform_candidate_sampler(Tensor(np.zeros((1, 1), np.int64)), 1, 4000,
+                                              False, 9)[0].asnumpy()
+    freq = np.bincount(draws, minlength=9) / draws.size
+    want = np.log((np.arange(9) + 2) / (np.arange(9) + 1)) / np.log(10)
+    np.testing.assert_allclose(freq, want, atol=0.025)
+
+
+def test_choice_with_mask_picks_true_positions() -> None:
+    x = np.array([[True, False, True], [False, True, False]])
+    ms.set_seed(4)
+    idx, mask = ops.choice_with_mask(Tensor(x), 5)
+    idx, mask = idx.asnumpy(), mask.asnumpy()
+    assert idx.dtype == np.int32 and mask.tolist() == [True] * 3 + [False] * 2
+    assert sorted(map(tuple, idx[:3].tolist())) == [(0, 0), (0, 2), (1, 1)]
+    assert (idx[3:] == 0).all()
+
+
+def test_scatter_into_parameter_in_graph_mode() -> None:
+    class Net(ms.nn.Cell):
+        def __init__(self):
+            super().__init__()
+            self.table = Parameter(Tensor(np.ones((3, 2), np.float32)), name="table")
+
+        def construct(self, i, u):
+            return ops.scatter_nd_mul(self.table, i, u)
+
+    i, u = Tensor(np.array([[2], [0]])), Tensor(np.full((2, 2), 2.0, np.float32))
+    net = Net()
+    ms.set_context(mode=ms.GRAPH_MODE)
+    try:
+        net(i, u)
+        out = net(i, u)
+    finally:
+        ms.set_context(mode=ms.PYNATIVE_MODE)
+    want = np.array([[4, 4], [1, 1], [4, 4]], np.float32)
+    np.testing.assert_array_equal(net.table.asnumpy(), want)
+    np.testing.assert_array_equal(out.asnumpy(), want)

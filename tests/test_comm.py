@@ -41,7 +41,8 @@ def test_init_without_launcher(monkeypatch):
 def test_collectives_need_init():
     x = ms.Tensor(np.ones(3, np.float32))
     for call in (lambda: ops.AllReduce()(x), lambda: comm_func.all_gather_into_tensor(x),
-                 lambda: comm_func.broadcast(x), lambda: create_group("g", [0])):
+                 lambda: comm_func.broadcast(x), lambda: create_group("g", [0]),
+                 lambda: comm_func.gather_into_tensor(x), lambda: ops.CollectiveScatter()(x)):
         with pytest.raises(RuntimeError, match="not initialized"):
             call()
     np.testing.assert_array_equal(x.asnumpy(), np.ones(3))
@@ -56,6 +57,10 @@ def test_bad_arguments():
         ops.Broadcast(1.0)
     with pytest.raises(TypeError, match="input must be a Tensor"):
         comm_func.all_reduce(np.ones(3))
+    with pytest.raises(TypeError, match="'dest_rank' must be an int"):
+        ops.CollectiveGather(1.0)
+    with pytest.raises(TypeError, match="For 'scatter_tensor', 'src' must be an int"):
+        comm_func.scatter_tensor(ms.Tensor(np.ones(2, np.float32)), src=True)
     assert ops.ReduceOp.SUM == "sum" and ops.ReduceOp.PROD == "prod"
 
 

@@ -163,6 +163,30 @@ def test_collective_vmap_and_functional_forms(coll):
         assert got["all_gather_async"].tolist() == [True]
 
 
+def test_gather_and_scatter(coll):
+    T = [W.tangents(0), W.tangents(1)]
+    for r in range(2):
+        got = coll[r]
+        # to / from world rank 1; the other rank's gather result is a [1]-shaped zero
+        if r == 1:
+            np.testing.assert_array_equal(got["gather"], np.concatenate([IN[0]["g"],
+                                                                         IN[1]["g"]]))
+            np.testing.assert_allclose(got["jvp_gather"], np.concatenate([T[0]["g"],
+                                                                          T[1]["g"]]))
+        else:
+            assert got["gather"].shape == (1,) and got["gather"].dtype == np.float32
+            np.testing.assert_array_equal(got["jvp_gather"], np.zeros(1))
+        np.testing.assert_array_equal(got["scatter"], IN[1]["s"][2 * r:2 * r + 2])
+        np.testing.assert_array_equal(got["scatter_op"], IN[0]["s"][2 * r:2 * r + 2])
+        np.testing.assert_allclose(got["jvp_scatter"], T[1]["s"][2 * r:2 * r + 2])
+        # gather's gradient: this rank's block of rank 1's weights; scatter's: every rank's
+        # weights gathered on rank 1, zero on the other
+        np.testing.assert_allclose(got["grad_gather"], IN[1]["cg"][2 * r:2 * r + 2])
+        np.testing.assert_allclose(got["grad_scatter"],
+                                   np.concatenate([IN[0]["cs"], IN[1]["cs"]]) if r == 1
+                                   else np.zeros((4, 2)))
+
+
 def test_graph_mode_keeps_the_order(coll):
     # program order (the outputs are returned in another order); a gradient's reverse pass
     # runs the transposed collectives in reverse order after the forward ones
@@ -259,3 +283,22 @@ def test_data_parallel_checkpoints(trained, train_dir):
         assert {"moments.0.weight", "global_step"} <= set(loaded)  # the optimizer's too
         for name, value in want.items():
             np.testing.assert_array_equal(loaded[name].asnumpy(), value)
+
+
+def test_msrun_with_a_hostfile(tmp_path):
+    # several machines: msrun's workers on the hosts of an MPI host file (here this machine,
+    # with 2 slots) and the msrun flags MPI does not need accepted
+    (tmp_path / "hosts").write_text("localhost slots=2\n")
+    script = tmp_path / "ranks.py"
+    script.write_text("import sys\n"
+                      "from mindspore.communication import get_group_size, get_rank, init\n"
+                      "init()\n"
+                      "open(f'{sys.argv[1]}/rank_{get_rank()}.txt', 'w').write("
+                      "f'{get_rank()} {get_group_size()}')\n")
+    proc = subprocess.run([sys.executable, "-m", "mindgrad", "msrun", "--worker_num=2",
+                           "--local_worker_num=1", "--hostfile", str(tmp_path / "hosts"),
+                           "--master_port=8118", "--node_rank=0", str(script), str(tmp_path)],
+                          env=mpi_environment(), capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    for r in range(2):
+        assert (tmp_path / f"rank_{r}.txt").read_text() == f"{r} 2"

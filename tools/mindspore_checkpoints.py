@@ -73,9 +73,13 @@ def make_net(nn):
     return Net()
 
 
-def make_trainer(nn, net):
+def make_trainer(nn, net, optimizer: str = "adam"):
+    """A training step with Adam, or (``"sgd"``) SGD with momentum and dampening, whose
+    ``accum`` / ``stat`` state a resumed run must carry on."""
     loss = nn.WithLossCell(net, nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean"))
-    return nn.TrainOneStepCell(loss, nn.Adam(net.trainable_params(), 0.01)).set_train()
+    opt = nn.Adam(net.trainable_params(), 0.01) if optimizer == "adam" else \
+        nn.SGD(net.trainable_params(), 0.1, momentum=0.9, dampening=0.25)
+    return nn.TrainOneStepCell(loss, opt).set_train()
 
 
 def describe(value) -> dict:
@@ -178,6 +182,11 @@ trainer = make_trainer(nn, make_net(nn))
 out["train_not_loaded"] = list(ms.load_param_into_net(
     trainer, ms.load_checkpoint(sys.argv[2] + "/train.ckpt")))
 out["next_loss"] = float(trainer(Tensor(NET_INPUT), Tensor(TRAIN_LABELS)).asnumpy())
+sgd = make_trainer(nn, make_net(nn), "sgd")
+out["sgd_not_loaded"] = list(ms.load_param_into_net(
+    sgd, ms.load_checkpoint(sys.argv[2] + "/train_sgd.ckpt")))
+out["sgd_losses"] = [float(sgd(Tensor(NET_INPUT), Tensor(TRAIN_LABELS)).asnumpy())
+                     for _ in range(3)]
 print("JSON" + json.dumps(out))
 """
 
@@ -216,6 +225,11 @@ def check(mindspore_python: str) -> int:
         want_output = net(Tensor(NET_INPUT)).asnumpy()
         net.set_train(True)
         next_loss = float(trainer(Tensor(NET_INPUT), Tensor(TRAIN_LABELS)))
+        sgd = make_trainer(nn, make_net(nn), "sgd")
+        for _ in range(2):
+            sgd(Tensor(NET_INPUT), Tensor(TRAIN_LABELS))
+        mg.save_checkpoint(sgd, f"{tmp}/train_sgd.ckpt")
+        sgd_losses = [float(sgd(Tensor(NET_INPUT), Tensor(TRAIN_LABELS))) for _ in range(3)]
         run = subprocess.run([mindspore_python, "-c", _MS_SIDE, HERE, tmp, json.dumps(files)],
                              capture_output=True, text=True)
         if run.returncode:
@@ -246,6 +260,16 @@ def check(mindspore_python: str) -> int:
         else:
             print(f"ok  train.ckpt: MindSpore resumes mindgrad's Adam training (next loss "
                   f"{got['next_loss']:.6f}, mindgrad {next_loss:.6f})")
+        if got["sgd_not_loaded"] != [[], []]:
+            failures.append(f"train_sgd.ckpt: load_param_into_net left "
+                            f"{got['sgd_not_loaded']}")
+        if not np.allclose(got["sgd_losses"], sgd_losses, rtol=1e-5):
+            failures.append(f"train_sgd.ckpt: MindSpore's next losses {got['sgd_losses']}, "
+                            f"mindgrad's {sgd_losses}")
+        else:
+            print(f"ok  train_sgd.ckpt: MindSpore resumes mindgrad's SGD training, momentum "
+                  f"buffers included (next 3 losses {got['sgd_losses']}, mindgrad "
+                  f"{sgd_losses})")
     for f in failures:
         print("FAIL", f)
     return 1 if failures else 0

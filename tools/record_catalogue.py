@@ -39,7 +39,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "nnlayers": ("nnlayers_cases", "nnlayers.json"),
           "arrayops": ("arrayops_cases", "arrayops.json"),
           "nnmisc": ("nnmisc_cases", "nnmisc.json"),
-          "tensormethods": ("tensormethods_cases", "tensormethods.json")}
+          "tensormethods": ("tensormethods_cases", "tensormethods.json"),
+          "special": ("special_cases", "special.json")}
 
 
 def _suite(name: str) -> tuple:
@@ -62,6 +63,9 @@ def _plain(v):
 
 def encode(a: np.ndarray) -> dict:
     a = np.asarray(a)
+    if a.dtype.kind == "c":  # complex: [real, imag] pairs (JSON has no complex numbers)
+        return {"dtype": str(a.dtype), "shape": list(a.shape),
+                "values": [[_plain(v.real), _plain(v.imag)] for v in a.reshape(-1).tolist()]}
     return {"dtype": str(a.dtype), "shape": list(a.shape),
             "values": [_plain(v) for v in a.reshape(-1).tolist()]}
 

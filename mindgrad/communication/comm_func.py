@@ -16,7 +16,7 @@ from .management import get_group_rank_from_world_rank
 
 __all__ = ["CommHandle", "ReduceOp", "all_reduce", "all_gather_into_tensor",
            "reduce_scatter_tensor", "broadcast", "barrier", "reduce", "all_to_all_single",
-           "get_group_size"]
+           "gather_into_tensor", "scatter_tensor", "get_group_size"]
 
 
 class CommHandle:
@@ -96,6 +96,33 @@ def all_to_all_single(tensor: Tensor, group: str = GlobalComm.WORLD_COMM_GROUP) 
     check_tensor("all_to_all_single", tensor)
     n = get_group_size(check_group("all_to_all_single", group))
     return P.all_to_all(tensor, split_count=n, split_dim=0, concat_dim=0, group=group)
+
+
+def _world_rank(name: str, arg: str, value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"For '{name}', '{arg}' must be an int, but got "
+                        f"{type(value).__name__}.")
+    return value
+
+
+def gather_into_tensor(tensor: Tensor, dst: int = 0,
+                       group: str = GlobalComm.WORLD_COMM_GROUP) -> Tensor:
+    """The tensors of all ranks concatenated along axis 0, on rank ``dst`` (a world rank);
+    the other ranks get a ``[1]``-shaped value of no meaning (zero), as in MindSpore."""
+    check_tensor("gather_into_tensor", tensor)
+    dst = _world_rank("gather_into_tensor", "dst", dst)
+    group = check_group("gather_into_tensor", group)
+    return P.gather(tensor, root=_group_rank(group, dst), group=group)
+
+
+def scatter_tensor(tensor: Tensor, src: int = 0,
+                   group: str = GlobalComm.WORLD_COMM_GROUP) -> Tensor:
+    """Rank ``src``'s (a world rank) ``tensor`` split along axis 0 into one block per rank:
+    rank r of the group gets block r (the other ranks' ``tensor`` gives only the shape)."""
+    check_tensor("scatter_tensor", tensor)
+    src = _world_rank("scatter_tensor", "src", src)
+    group = check_group("scatter_tensor", group)
+    return P.scatter(tensor, root=_group_rank(group, src), group=group)
 
 
 def barrier(group: str = GlobalComm.WORLD_COMM_GROUP) -> None:

@@ -6,9 +6,11 @@ assignment gives it a value that depends on them. MindSpore differentiates throu
 assignments in both modes; here the tensor follows the traced value while the trace runs:
 
 - the tensor takes the value beneath every derivative trace at once (its array, the graph's
-  value under GRAPH-mode tracing, or the fields of the outer tracer it is), so reads that
-  do not go through an operation (``asnumpy``, ``shape``, printing) see the new value, and
-  it keeps that value when the transformation returns, as an in-place assignment would;
+  value under GRAPH-mode tracing, or the fields of the outer tracer it is), so in PYNATIVE
+  mode reads that do not go through an operation (``asnumpy``, ``shape``, printing) see the
+  new value and it keeps that value when the transformation returns, as an in-place
+  assignment would; in GRAPH mode a constant gets its array back then, as after a compiled
+  call (MindSpore does the same in both modes);
 - the traced value stands for it on this thread (``state.subs``, the table differentiated
   Parameters use, with the same dispatch marker): every operation on the tensor reads the
   traced value, so gradients flow through the assignment;
@@ -32,6 +34,7 @@ from typing import Any
 from . import mutation
 from .mutation import before_change
 from .primitive import SUBSTITUTED, Tracer, _slot_names, _subs_lock
+from .config import is_graph_mode
 from .state import graph_tracing, pop_trace as _pop_trace, state
 from .tensor import Tensor
 from .tree import tree_map
@@ -44,15 +47,19 @@ _following: list = []
 class _Record:
     """A tensor following a traced value on this thread: ``own`` is the trace the tensor
     itself belongs to (None for a constant), ``base`` the value it took at that level, or
-    (``held``) the batched value it follows until that value's vmap ends."""
+    (``held``) the batched value it follows until that value's vmap ends; ``outer`` keeps
+    what it followed before that vmap (``(value, base, held)`` entries), ``original`` a
+    constant's array before its first assignment."""
 
-    __slots__ = ("target", "own", "base", "held")
+    __slots__ = ("target", "own", "base", "held", "outer", "original")
 
-    def __init__(self, target: Tensor, own: Any) -> None:
+    def __init__(self, target: Tensor, own: Any, original: Any) -> None:
         self.target = target
         self.own = own
         self.base = None
         self.held = False
+        self.outer: list = []
+        self.original = original
 
 
 def follow(target: Tensor, new: Tensor) -> bool:
@@ -63,9 +70,14 @@ def follow(target: Tensor, new: Tensor) -> bool:
     rec = recs.get(id(target))
     if rec is not None and rec.target is not target:
         rec = None
-    if rec is None and target._trace is SUBSTITUTED:
-        return False  # a differentiated Parameter, or a tensor another thread follows with
-    own = rec.own if rec is not None else target._trace
+    if rec is not None:
+        own = rec.own
+    elif target._trace is SUBSTITUTED:  # a constant another thread lets follow its values
+        if isinstance(target, Tracer):
+            return False
+        own = None
+    else:
+        own = target._trace
     graph = graph_tracing()
     base, held = new, False
     while True:  # down the traced value's levels to the one the target lives at
@@ -82,6 +94,7 @@ def follow(target: Tensor, new: Tensor) -> bool:
                                          or type(base) is not type(target)):
         return False  # an outer tracer given a value its own trace does not see
     before_change(target)  # uses recorded so far keep the old value
+    original = target._data if rec is None and own is None else None
     if not held:
         _take(target, base, own, graph)
     subs = state.subs
@@ -91,9 +104,12 @@ def follow(target: Tensor, new: Tensor) -> bool:
                 _release(rec)
             return True
         if rec is None:
-            rec = recs[id(target)] = _Record(target, own)
+            rec = recs[id(target)] = _Record(target, own, original)
             _following.append(None)
             target._subs = getattr(target, "_subs", 0) + 1
+        elif held and not (rec.held and rec.base._trace is base._trace):
+            # a vmap's value over what it followed outside that vmap: kept for its end
+            rec.outer.append((subs[id(target)], rec.base, rec.held))
         target._trace = SUBSTITUTED  # (a tracer's fields, just taken, include its trace)
         rec.base = base
         rec.held = held
@@ -131,7 +147,9 @@ def _settle(trace: Any) -> None:
             value = subs[key]
             while value is not rec.base and getattr(value, "_trace", None) is trace:
                 value = value.__lower__()
-            if value is rec.base and (not rec.held or getattr(value, "_trace", None) is trace):
+            if value is rec.base and rec.held and value._trace is trace and rec.outer:
+                subs[key], rec.base, rec.held = rec.outer.pop()  # back outside the vmap
+            elif value is rec.base and (not rec.held or value._trace is trace):
                 _release(rec)
             else:
                 subs[key] = value
@@ -148,8 +166,12 @@ def _release(rec: _Record) -> None:
         return
     if isinstance(target, Tracer):
         target._trace = rec.own
-    else:
-        target.__dict__.pop("_trace", None)  # back to the class's None
+        return
+    target.__dict__.pop("_trace", None)  # back to the class's None
+    if is_graph_mode():
+        # GRAPH mode runs the function as a compiled call, which leaves a constant's array
+        # as it was (MindSpore's too); the values it followed were the graph's
+        target._data = rec.original
 
 
 def outputs_of(out: Any, trace: Any) -> Any:

@@ -31,12 +31,15 @@ def rebind(target: Any, new: Any) -> None:
     """Make the plain tensor ``target`` refer to ``new``, the result of an assignment into
     it."""
     trace = new._trace
-    if trace is None and target._trace is None:
+    # a constant that a derivative trace lets follow one of its values on another thread
+    # is a plain tensor here
+    plain = target._trace is None or id(target) not in state.subs
+    if trace is None and plain:
         before_change(target)
         target._data = new._data
         return
     graph = graph_tracing()
-    if trace is graph and graph is not None and target._trace is None:
+    if trace is graph and graph is not None and plain:
         before_change(target)
         # A constant tensor inside a GRAPH-mode trace: the trace records the new value
         # under this tensor's identity, so later operations on it read the new value.

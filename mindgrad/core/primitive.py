@@ -23,6 +23,7 @@ import warnings as _warnings
 from . import fp_warnings as _fp_warnings
 from . import device as _device
 from . import mutation as _mutation
+from .hooks import add_leaf_hook
 from .mutation import before_change, rebind_error
 from .state import (active, enter_graph, graph_tracing, graphs, leave_graph,  # noqa: F401
                     push_trace, state, tracing)
@@ -231,6 +232,16 @@ class _Substituted(Trace):
             if top is None:
                 return eager(prim, args, params)
         return top.process(prim, args, params)
+
+
+    def register_hook(self, tensor: Any, fn: Callable) -> Any:
+        """A hook on a tensor that stands for a tracer on this thread (a differentiated
+        Parameter, a tensor following an assigned value) goes on that tracer, so it sees
+        the gradient computed there; on another thread the tensor is a leaf."""
+        sub = state.subs.get(id(tensor))
+        if sub is not None:
+            return Tensor.register_hook(sub, fn)
+        return add_leaf_hook(tensor, fn)
 
 
 SUBSTITUTED = _Substituted()

@@ -228,7 +228,8 @@ class ImageFolderDataset(MappableSource):
     sub-folders in sorted order (label 0, 1, ...) unless ``class_indexing`` maps folder
     names to labels (then only those folders are read). ``extensions`` keeps only files with
     those endings (case-insensitive). Columns: ``image`` (the file's bytes, uint8 1-D; the
-    decoded RGB image (h, w, 3) with ``decode=True``) and ``label`` int32."""
+    decoded RGB image (h, w, 3) with ``decode=True``) and ``label`` int32. A folder with no
+    such files builds (size 0) but raises a RuntimeError when read, as in MindSpore."""
 
     def __init__(self, dataset_dir: str, num_samples: Any = None,
                  num_parallel_workers: int | None = None, shuffle: Any = None,

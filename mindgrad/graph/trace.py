@@ -14,7 +14,8 @@ from ..core import fp_warnings
 from ..core.device import check_same_device
 from ..common.parameter import Parameter
 from ..core.tensor import Tensor
-from ..core.primitive import Primitive, Trace, Tracer
+from ..core.primitive import SUBSTITUTED, Primitive, Trace, Tracer
+from ..core.state import state
 from ..prims.control import guard as GUARD
 
 
@@ -37,22 +38,29 @@ class GraphTracer(Tracer):
     def __lower__(self):
         return Tensor._wrap(self.val)
 
+    @property
+    def _graph(self) -> "GraphTrace":
+        """The graph this value belongs to, also while it follows a derivative trace's value
+        (its fields then hold the graph's value of it; ``core.following``)."""
+        trace = self._trace
+        return trace if trace is not SUBSTITUTED else state.following[id(self)].own
+
     def __bool__(self) -> bool:
-        return self._trace.guard(self, bool)
+        return self._graph.guard(self, bool)
 
     def __float__(self) -> float:
-        return self._trace.guard(self, float)
+        return self._graph.guard(self, float)
 
     def __int__(self) -> int:
-        return self._trace.guard(self, int)
+        return self._graph.guard(self, int)
 
     def __index__(self) -> int:
-        return self._trace.guard(self, int)
+        return self._graph.guard(self, int)
 
     def asnumpy(self) -> np.ndarray:
         # The value escapes to Python, where the graph cannot follow it: this signature
         # will run eagerly from now on (still correct, just not compiled).
-        self._trace.opaque = True
+        self._graph.opaque = True
         return Tensor._wrap(self.val).asnumpy()
 
 

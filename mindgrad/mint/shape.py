@@ -224,7 +224,7 @@ def diag(input: Any, diagonal: int = 0) -> Any:  # noqa: A002
                          f"{tuple(input.shape)}")
     if diagonal == 0:
         return ops.diag(input)
-    n, k = input.shape[0], abs(diagonal)
+    k = abs(diagonal)
     square = ops.diag(input)
     # place the n x n diagonal matrix k steps off the main diagonal by padding
     pad = (k, 0, 0, k) if diagonal > 0 else (0, k, k, 0)

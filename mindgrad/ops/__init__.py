@@ -34,7 +34,20 @@ from .layer_functions import *  # noqa: F401,F403
 from .loss_functions import *  # noqa: F401,F403
 from .pooling_functions import *  # noqa: F401,F403
 from .volume_functions import *  # noqa: F401,F403
-from . import families, names, tensor_methods  # noqa: E402
+# special functions, decompositions, matrix builders and Fourier transforms
+from . import (decompositions, fft_functions, matrix_functions,  # noqa: F401,E402
+               special_functions)
+from .decompositions import *  # noqa: F401,F403,E402
+from .fft_functions import *  # noqa: F401,F403,E402
+from .matrix_functions import *  # noqa: F401,F403,E402
+from .special_functions import *  # noqa: F401,F403,E402
+from . import special_ops  # noqa: E402
+from .special_ops import *  # noqa: F401,F403,E402
+for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.operations too
+    setattr(operations, _name, getattr(special_ops, _name))
+    if _name not in operations.__all__:
+        operations.__all__.append(_name)
+from . import families, names, tensor_methods  # noqa: F401,E402
 from ..core.tensor import Tensor as _Tensor  # noqa: E402
 
 # the one step that links Tensor (which lives below ops) to the front end: its operators
@@ -74,5 +87,8 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *reshaping_functions.__all__, *scatter_functions.__all__,
                   *spatial_functions.__all__, *statistics_functions.__all__,
                   *layer_functions.__all__, *loss_functions.__all__,
-                  *pooling_functions.__all__, *volume_functions.__all__})
+                  *pooling_functions.__all__, *volume_functions.__all__,
+                  *special_functions.__all__, *decompositions.__all__,
+                  *matrix_functions.__all__, *fft_functions.__all__,
+                  *special_ops.__all__})
 names.each_row(_publish)

@@ -8,11 +8,13 @@ from . import (array_functions, functional, indexing_functions, linalg_functions
                math_functions, nn_functions, random_ops, sorting)
 from . import (layer_functions, loss_functions, reshaping_functions, scatter_functions,
                spatial_functions, statistics_functions)
+from . import decompositions, fft_functions, matrix_functions, special_functions
 
 FAMILIES = (functional, array_functions, indexing_functions, linalg_functions, math_functions,
             nn_functions, random_ops, sorting,
             reshaping_functions, scatter_functions, spatial_functions, statistics_functions,
-            layer_functions, loss_functions)
+            layer_functions, loss_functions,
+            special_functions, decompositions, matrix_functions, fft_functions)
 
 
 def function(name: str) -> Callable[..., Any]:

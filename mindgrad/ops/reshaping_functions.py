@@ -1,9 +1,10 @@
 """MindSpore's array-manipulation functions beyond the core's: shapes and views (``expand``,
-``expand_as``, ``swapdims``, ``t``, ``ravel``, ``reverse``, ``view_as``, ``deepcopy``), slicing (``slice``, ``strided_slice`` with its masks), diagonals
+``expand_as``, ``swapdims``, ``t``, ``ravel``, ``reverse``, ``view_as``, ``deepcopy``),
+slicing (``slice``, ``strided_slice`` with its masks), diagonals
 (``diag_embed``, ``diagflat``, ``diagonal_scatter``), slice updates (``select_scatter``,
 ``slice_scatter``, ``index_fill``), repeats, masks and combinatorics (``repeat_elements``,
 ``sequence_mask``, ``cartesian_prod``, ``combinations``, ``reverse_sequence``), the
-consecutive-unique queries and the pixel and channel shuffles. Each is a composition of
+consecutive-unique queries and the channel shuffle. Each is a composition of
 differentiable operators; the queries whose output size depends on the values
 (``unique_consecutive``, ``unique_with_pad``) run eagerly."""
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from ..prims import indexing as IX
 from . import array_functions as AF
+from . import indexing_functions as IF
 from . import functional as F
 from . import sorting
 from .functional import _composite
@@ -78,6 +80,22 @@ def deepcopy(input_x: Any) -> Tensor:
     return F._tensor(input_x, "deepcopy", "input_x").copy()
 
 
+def identity(x: Any) -> Tensor:
+    """A copy of ``x`` (MindSpore's ``ops.identity``, the Identity primitive)."""
+    return F._tensor(x, "identity", "x").copy()
+
+
+def shape_(input_x: Any) -> tuple:
+    """The shape of ``input_x`` (MindSpore's Shape primitive, as ``ops.shape``)."""
+    return tuple(F._tensor(input_x, "shape_", "input_x").shape)
+
+
+@_composite
+def tensor_range(start: Any, limit: Any, delta: Any) -> Tensor:
+    """``ops.range`` as MindSpore's Range primitive (``maxlen`` 1000000)."""
+    return IF.range(start, limit, delta)
+
+
 # --- slicing ---------------------------------------------------------------------------------
 def _int_tuple(v: Any, op: str, arg: str) -> tuple:
     if isinstance(v, Tensor):
@@ -109,6 +127,11 @@ def slice(input_x: Any, begin: Any, size: Any) -> Tensor:  # noqa: A001  (MindSp
         index.append(builtins.slice(start, stop))
     return F.getitem(x, tuple(index))
 
+
+@_composite
+def tensor_slice(input_x: Any, begin: Any, size: Any) -> Tensor:
+    """``ops.slice`` as MindSpore's Slice primitive."""
+    return slice(input_x, begin, size)
 
 
 def _bits(mask: Any, op: str, arg: str) -> int:
@@ -489,42 +512,11 @@ def unique_with_pad(x: Any, pad_num: int) -> tuple:
     return Tensor(out), Tensor(rank[inverse.reshape(-1)].astype(a.dtype))
 
 
-# --- pixel and channel shuffles -------------------------------------------------------------------
+# --- channel shuffle ------------------------------------------------------------------------------
 def _factor(v: Any, op: str, arg: str) -> int:
     if not F._is_int(v) or v <= 0:
         raise ValueError(f"For '{op}', '{arg}' must be a positive int, but got {v!r}.")
     return int(v)
-
-
-@_composite
-def pixel_shuffle(input: Any, upscale_factor: int) -> Tensor:
-    """(*, C*r*r, H, W) -> (*, C, H*r, W*r): channel blocks become spatial blocks."""
-    x = F._tensor(input, "pixel_shuffle", "input")
-    r = _factor(upscale_factor, "pixel_shuffle", "upscale_factor")
-    if x.ndim < 3 or x.shape[-3] % (r * r):
-        raise ValueError(f"For 'pixel_shuffle', 'input' must have rank >= 3 and a channel "
-                         f"count (axis -3) divisible by {r * r}, but got shape "
-                         f"{list(x.shape)}.")
-    *lead, c, h, w = x.shape
-    n = len(lead)
-    y = F.reshape(x, tuple(lead) + (c // (r * r), r, r, h, w))
-    y = F.transpose(y, tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
-    return F.reshape(y, tuple(lead) + (c // (r * r), h * r, w * r))
-
-
-@_composite
-def pixel_unshuffle(input: Any, downscale_factor: int) -> Tensor:
-    """(*, C, H*r, W*r) -> (*, C*r*r, H, W): the inverse of ``pixel_shuffle``."""
-    x = F._tensor(input, "pixel_unshuffle", "input")
-    r = _factor(downscale_factor, "pixel_unshuffle", "downscale_factor")
-    if x.ndim < 3 or x.shape[-1] % r or x.shape[-2] % r:
-        raise ValueError(f"For 'pixel_unshuffle', 'input' must have rank >= 3 and height and "
-                         f"width divisible by {r}, but got shape {list(x.shape)}.")
-    *lead, c, h, w = x.shape
-    n = len(lead)
-    y = F.reshape(x, tuple(lead) + (c, h // r, r, w // r, r))
-    y = F.transpose(y, tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
-    return F.reshape(y, tuple(lead) + (c * r * r, h // r, w // r))
 
 
 @_composite
@@ -542,8 +534,9 @@ def channel_shuffle(x: Any, groups: int) -> Tensor:
     return F.reshape(y, tuple(t_.shape))
 
 
-__all__ = ["expand", "expand_as", "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice", "strided_slice", "diag_embed", "diagflat",
-           "diagonal_scatter", "select_scatter", "slice_scatter", "index_fill",
-           "repeat_elements", "sequence_mask", "cartesian_prod", "combinations",
-           "reverse_sequence", "unique_consecutive", "unique_with_pad", "pixel_shuffle",
-           "pixel_unshuffle", "channel_shuffle"]
+__all__ = ["identity", "shape_", "tensor_range", "tensor_slice", "expand", "expand_as",
+           "swapdims", "t", "ravel", "reverse", "view_as", "deepcopy", "slice",
+           "strided_slice", "diag_embed", "diagflat", "diagonal_scatter", "select_scatter",
+           "slice_scatter", "index_fill", "repeat_elements", "sequence_mask", "cartesian_prod",
+           "combinations", "reverse_sequence", "unique_consecutive", "unique_with_pad",
+           "channel_shuffle"]

@@ -8,7 +8,8 @@ Parameter in place), the row updates (``index_add``, ``inplace_add``, ``inplace_
 Everything is a composition of differentiable operators. A segment reduction groups the
 rows of its operand with a constant membership mask (rows x groups) and reduces over the
 rows with the matching reduction (sum, prod, max, min), so its gradient is the reduction's
-own: ties of max and min share the gradient equally, as in MindSpore. The groups are the
+own: ties of max and min share the gradient equally, as in MindSpore (a sum is a
+scatter-add instead, with no such temporary). The groups are the
 distinct targets when the indices are known (no transformation traces them), every
 position of the target otherwise."""
 from __future__ import annotations
@@ -79,10 +80,19 @@ def _segment_args(x: Any, segment_ids: Any, num_segments: Any, op: str) -> tuple
 def _segment(x: Any, segment_ids: Any, num_segments: Any, kind: str, op: str) -> Tensor:
     x, ids, n = _segment_args(x, segment_ids, num_segments, op)
     j = int(np.prod(ids.shape, dtype=np.int64))
-    # the membership of every row in every segment is formed at once
-    F._sizes((j, n) + tuple(x.shape[ids.ndim:]), op, "num_segments")
-    rows = F.reshape(x, (j,) + tuple(x.shape[ids.ndim:]))
+    tail = tuple(x.shape[ids.ndim:])
+    rows = F.reshape(x, (j,) + tail)
     flat = F.reshape(ids, (j, 1))
+    if kind == "sum":
+        # a scatter-add into zeros: no (rows x segments) temporary
+        F._sizes((n,) + tail, op, "num_segments")
+        valid = F.logical_and(F.greater_equal(flat, 0), F.less(flat, n))
+        kept = F.select(F.broadcast_to(F.reshape(valid, (j,) + (1,) * len(tail)), (j,) + tail),
+                        rows, F.zeros_like(rows))
+        zeros = F._fill(x.dtype, (n,) + tail, 0, op)
+        return F.tensor_scatter_add(zeros, F.select(valid, flat, F.zeros_like(flat)), kept)
+    # the membership of every row in every segment is formed at once
+    F._sizes((j, n) + tail, op, "num_segments")
     # ids outside [0, n) belong to no segment (MindSpore drops them)
     member = F.equal(flat, Tensor(np.arange(n, dtype=ids.dtype.np_dtype)[None, :]))
     return _reduce_groups(rows, member, kind)

@@ -20,7 +20,6 @@ from ..core.tensor import Tensor
 from ..prims import indexing as IX
 from ..prims.random import draw, multinomial_p
 from ..prims import structural as S
-from . import array_functions as AF
 from . import functional as F
 from . import random_ops as R
 from . import sorting
@@ -237,10 +236,7 @@ def _sampled(shape: Any, param: Any, op: str, arg: str, sample: Any, dtype: Any,
     if (pn < 0).any() or not np.isfinite(pn).all():
         raise ValueError(f"For '{op}', '{arg}' must be finite and non-negative.")
     shape_all = tuple(size) + tuple(p.shape)
-    # a uniform draw from the op's stream seeds the sampler: set_seed repeats it
-    key = draw(shape=(2,), kind="int", dtype=np.dtype(np.int64), seed=R._seed(seed, op), low=0,
-               high=2 ** 62).asnumpy()
-    gen = np.random.default_rng([int(k) for k in key])
+    gen = _rng(seed, op)  # keyed by a draw from the op's stream: set_seed repeats it
     out = sample(gen, np.broadcast_to(pn, shape_all))
     return Tensor(np.asarray(out).astype(mstype.to_numpy(dtype, op)))
 
@@ -328,6 +324,87 @@ def choice_with_mask(input_x: Any, count: int = 256, seed: Any = None) -> tuple:
     return Tensor(index), Tensor(mask)
 
 
-__all__ = ["choice_with_mask", "median", "nanmedian", "aminmax", "top_k", "intopk", "histc", "bincount",
+def _rng(seed: Any, op: str) -> np.random.Generator:
+    """A NumPy generator keyed by a draw from the op's stream (``set_seed`` repeats it)."""
+    key = draw(shape=(2,), kind="int", dtype=np.dtype(np.int64), seed=R._seed(seed, op),
+               low=0, high=2 ** 62).asnumpy()
+    return np.random.default_rng([int(k) for k in key])
+
+
+def _candidates(true_classes: Any, num_true: Any, num_sampled: Any, unique: Any,
+                range_max: Any, seed: Any, op: str, prob: Any, sample: Any) -> tuple:
+    """The candidate samplers: ``num_sampled`` classes of ``[0, range_max)`` drawn with the
+    probabilities ``prob(k)`` (distinct ones with ``unique``), and the expected number of
+    times each true and each sampled class is drawn in as many tries as were made."""
+    t = F._int_tensor(true_classes, op, "true_classes")
+    for arg, v, lo in (("num_true", num_true, 1), ("num_sampled", num_sampled, 1),
+                       ("range_max", range_max, 1)):
+        if not F._is_int(v) or v < lo:
+            raise ValueError(f"For '{op}', '{arg}' must be a positive int, but got {v!r}.")
+    unique = F._flag(unique, op, "unique")
+    if t.ndim != 2 or t.shape[1] != num_true:
+        raise ValueError(f"For '{op}', 'true_classes' must be 2-D with 'num_true' "
+                         f"({num_true}) columns, but got shape {list(t.shape)}.")
+    if unique and num_sampled > range_max:
+        raise ValueError(f"For '{op}', with 'unique' 'num_sampled' ({num_sampled}) must not "
+                         f"exceed 'range_max' ({range_max}).")
+    F._sizes((int(num_sampled),), op, "num_sampled")
+    gen = _rng(seed or None, op)
+    if unique:
+        picked: list = []
+        seen: set = set()
+        tries = 0
+        while len(picked) < num_sampled:
+            k = int(sample(gen, 1)[0])
+            tries += 1
+            if k not in seen:
+                seen.add(k)
+                picked.append(k)
+        values = np.asarray(picked, np.int64)
+    else:
+        tries = int(num_sampled)
+        values = sample(gen, int(num_sampled)).astype(np.int64)
+
+    def expected(k: np.ndarray) -> np.ndarray:
+        p = prob(k.astype(np.float64))
+        if tries == num_sampled:
+            return (p * num_sampled).astype(np.float32)
+        return (-np.expm1(tries * np.log1p(-p))).astype(np.float32)
+
+    classes = t.asnumpy()
+    return (Tensor(values.astype(classes.dtype)), Tensor(expected(classes)),
+            Tensor(expected(values)))
+
+
+def uniform_candidate_sampler(true_classes: Any, num_true: int, num_sampled: int, unique: bool,
+                              range_max: int, seed: int = 0,
+                              remove_accidental_hits: bool = False) -> tuple:
+    """``(sampled_candidates, true_expected_count, sampled_expected_count)``: classes drawn
+    uniformly from ``[0, range_max)`` and their expected counts."""
+    op = "uniform_candidate_sampler"
+    F._flag(remove_accidental_hits, op, "remove_accidental_hits")
+    return _candidates(true_classes, num_true, num_sampled, unique, range_max, seed, op,
+                       lambda k: np.full(k.shape, 1.0 / range_max),
+                       lambda g, n: g.integers(0, range_max, size=n))
+
+
+def log_uniform_candidate_sampler(true_classes: Any, num_true: int = 1, num_sampled: int = 5,
+                                  unique: bool = True, range_max: int = 5,
+                                  seed: int = 0) -> tuple:
+    """The candidate sampler of the log-uniform (Zipfian) distribution
+    ``P(k) = log((k + 2) / (k + 1)) / log(range_max + 1)``."""
+    op = "log_uniform_candidate_sampler"
+    if not F._is_int(range_max) or range_max < 1:
+        raise ValueError(f"For '{op}', 'range_max' must be a positive int, but got "
+                         f"{range_max!r}.")
+    log_range = np.log(range_max + 1.0)
+    return _candidates(true_classes, num_true, num_sampled, unique, range_max, seed, op,
+                       lambda k: np.log((k + 2.0) / (k + 1.0)) / log_range,
+                       lambda g, n: np.minimum(np.floor(np.exp(g.random(n) * log_range)) - 1,
+                                               range_max - 1))
+
+
+__all__ = ["uniform_candidate_sampler", "log_uniform_candidate_sampler", "choice_with_mask",
+           "median", "nanmedian", "aminmax", "top_k", "intopk", "histc", "bincount",
            "bucketize", "bernoulli", "standard_laplace", "laplace", "random_poisson",
            "random_gamma", "random_categorical", "multinomial_with_replacement"]

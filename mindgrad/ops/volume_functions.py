@@ -17,7 +17,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from . import functional as F
-from .functional.conv import _conv2d_transpose_to, _same_padding
+from .functional.conv import _check_kernel, _conv2d_transpose_to, _same_padding
 
 _AXES = "DHW"
 
@@ -30,7 +30,7 @@ def _tensor5(x: Any, op: str, arg: str) -> Tensor:
     if x.ndim != 5:
         raise ValueError(f"For '{op}', '{arg}' must be 5-D (N, C, D, H, W), but got shape "
                          f"{list(x.shape)}.")
-    if x._data.dtype.kind != "f":
+    if x.dtype.np_dtype.kind != "f":
         raise TypeError(f"For '{op}', '{arg}' must be a float Tensor, but got {x.dtype}.")
     if 0 in x.shape:
         raise ValueError(f"For '{op}', '{arg}' must not be empty, but got shape "
@@ -129,8 +129,7 @@ def conv3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1,  # noqa: 
     if isinstance(padding, (tuple, list)) and len(padding) != 3:
         raise ValueError(f"For '{op}', 'padding' must be a tuple or list of 3 integers, but "
                          f"got {padding!r}.")
-    if isinstance(groups, bool) or not isinstance(groups, int) or groups < 1:
-        raise ValueError(f"For '{op}', 'groups' must be a positive int, but got {groups!r}.")
+    _check_kernel(x, w, groups, op)
     st, dl = _triple(stride, op, "stride"), _triple(dilation, op, "dilation")
     pads = _mode_pads(pad_mode, padding, x.shape[2:], w.shape[2:], st, dl, op)
     out = conv3d_raw(x, w, st, pads, dl, groups)

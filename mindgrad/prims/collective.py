@@ -1,10 +1,11 @@
 """Collective communication primitives over MPI: all_reduce, all_gather, reduce_scatter,
-broadcast, all_to_all, with their reverse, forward and (where elementwise) batching rules.
+broadcast, all_to_all, gather and scatter (to and from one root rank), with their reverse,
+forward and (where elementwise) batching rules.
 
 Every rank runs the same program, so every rank reaches the same collectives in the same
 order, the reverse pass included (all-reduce's cotangent is an all-reduce, all-gather's a
 reduce-scatter and reduce-scatter's an all-gather, broadcast's a sum sent back to the root,
-all-to-all's the all-to-all the other way). They are ``effect`` primitives: the GRAPH-mode
+all-to-all's the all-to-all the other way, gather's a scatter and scatter's a gather). They are ``effect`` primitives: the GRAPH-mode
 passes never fold, merge, remove or reorder them, since the other ranks wait for each one.
 
 Arrays travel as host memory through mpi4py's buffer interface (a CuPy array is copied to
@@ -134,6 +135,41 @@ def _all_to_all_impl(x: Any, split_count: int, split_dim: int, concat_dim: int,
     return _back(np.concatenate(list(recv), axis=concat_dim), gpu)
 
 
+def _root(name: str, comm: Any, root: int) -> int:
+    if not 0 <= root < comm.size:
+        raise ValueError(f"For '{name}', the root rank must be in [0, {comm.size}) (a rank of "
+                         f"the group), but got {root}.")
+    return root
+
+
+def _gather_impl(x: Any, root: int, group: str) -> Any:
+    comm = communicator(group, "CollectiveGather")
+    _root("CollectiveGather", comm, root)
+    a, gpu = _host(x)
+    if a.ndim == 0:
+        raise ValueError("For 'CollectiveGather', the input must have at least 1 dimension, "
+                         "but got a scalar.")
+    if comm.rank != root:  # MindSpore's other ranks get a [1]-shaped value of no meaning
+        comm.Gather(a, None, root=root)
+        return _back(np.zeros(1, a.dtype), gpu)
+    out = np.empty((comm.size * a.shape[0],) + a.shape[1:], a.dtype)
+    comm.Gather(a, out, root=root)
+    return _back(out, gpu)
+
+
+def _scatter_impl(x: Any, root: int, group: str) -> Any:
+    comm = communicator(group, "CollectiveScatter")
+    _root("CollectiveScatter", comm, root)
+    a, gpu = _host(x)
+    if a.ndim == 0 or a.shape[0] % comm.size:
+        raise ValueError(f"For 'CollectiveScatter', the first dimension of the input must be "
+                         f"divisible by the group size {comm.size}, but got shape "
+                         f"{list(a.shape)}.")
+    out = np.empty((a.shape[0] // comm.size,) + a.shape[1:], a.dtype)
+    comm.Scatter(a if comm.rank == root else None, out, root=root)
+    return _back(out, gpu)
+
+
 # "collective": the reverse pass runs the transpose on every rank, also on one whose result
 # reached no output there (comm_func.reduce off its dst rank, an unused result)
 _COLLECTIVE = {"collective": True}
@@ -143,6 +179,8 @@ reduce_scatter = Primitive("ReduceScatter", _reduce_scatter_impl, effect=True,
                            hints=_COLLECTIVE)
 broadcast = Primitive("Broadcast", _broadcast_impl, effect=True, hints=_COLLECTIVE)
 all_to_all = Primitive("AlltoAll", _all_to_all_impl, effect=True, hints=_COLLECTIVE)
+gather = Primitive("CollectiveGather", _gather_impl, effect=True, hints=_COLLECTIVE)
+scatter = Primitive("CollectiveScatter", _scatter_impl, effect=True, hints=_COLLECTIVE)
 
 
 # --- reverse rules ----------------------------------------------------------------------
@@ -224,6 +262,27 @@ all_to_all.vjp = (lambda g, ans, x, split_count, split_dim, concat_dim, group:
 all_to_all.jvp = (lambda t, ans, x, split_count, split_dim, concat_dim, group:
                   all_to_all(t, split_count=split_count, split_dim=split_dim,
                              concat_dim=concat_dim, group=group),)
+
+
+def _gather_vjp(g: Any, ans: Any, x: Any, root: int, group: str) -> Any:
+    # each rank's input is its block of the root's output: the root's cotangent, scattered
+    # (the other ranks' outputs mean nothing; their scatter input only gives the shape)
+    if communicator(group, "CollectiveGather").rank != root:
+        size = communicator(group, "CollectiveGather").size
+        g = S.concat(*[S.zeros_like(x)] * size, axis=0)
+    return scatter(g, root=root, group=group)
+
+
+def _scatter_vjp(g: Any, ans: Any, x: Any, root: int, group: str) -> Any:
+    # only the root's input is read: it gets every rank's cotangent, gathered
+    dx = gather(g, root=root, group=group)
+    return dx if communicator(group, "CollectiveScatter").rank == root else S.zeros_like(x)
+
+
+gather.vjp = (_gather_vjp,)
+gather.jvp = (lambda t, ans, x, root, group: gather(t, root=root, group=group),)
+scatter.vjp = (_scatter_vjp,)
+scatter.jvp = (lambda t, ans, x, root, group: scatter(t, root=root, group=group),)
 
 
 # --- a bucket of gradients in one call --------------------------------------------------

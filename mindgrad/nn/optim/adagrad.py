@@ -44,8 +44,8 @@ class StepOptimizer(Optimizer):
     """An optimizer whose every step advances ``global_step`` once, as MindSpore's do."""
 
     def step_lrs(self) -> list:
-        """This step's learning rate per parameter; ``global_step`` moves on by one (in
-        ``_lrs``, for fixed and dynamic rates alike)."""
+        """This step's learning rate per parameter; ``global_step`` moves on by one (the
+        base's ``_lrs`` advances it for every rate, constant or dynamic)."""
         return self._lrs()
 
 

@@ -456,8 +456,8 @@ class AvgPool(_Pool):
     _kind = "avg"
 
 
-from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast, ReduceOp,  # noqa: E402
-                       ReduceScatter)
+from .comm_ops import (AllGather, AllReduce, AlltoAll, Broadcast,  # noqa: E402
+                       CollectiveGather, CollectiveScatter, ReduceOp, ReduceScatter)
 from .catalogue_ops import *  # noqa: E402,F401,F403  (scatters, row updates, statistics, draws)
 
 class BatchNorm(PrimitiveOp):

@@ -12,6 +12,7 @@ from .. import functional as F
 from .. import reshaping_functions as RF
 from .. import scatter_functions as SF
 from .. import sorting
+from .. import tensor_extras
 from .. import spatial_functions as SP
 from .. import statistics_functions as ST
 from ..primitive import Primitive
@@ -401,10 +402,55 @@ class RandomChoiceWithMask(Primitive):
         return ST.choice_with_mask(input_x, self.count, self.seed or None)
 
 
-__all__ = ["MirrorPad", "SpaceToBatchND", "BatchToSpaceND", "Col2Im", "Padding", "Identity",
+class UniformCandidateSampler(Primitive):
+    """``UniformCandidateSampler(num_true, num_sampled, unique, range_max, seed=0,
+    remove_accidental_hits=False)(true_classes)``."""
+
+    def __init__(self, num_true: int, num_sampled: int, unique: bool, range_max: int,
+                 seed: int = 0, remove_accidental_hits: bool = False) -> None:
+        super().__init__()
+        self.num_true, self.num_sampled, self.unique = num_true, num_sampled, unique
+        self.range_max, self.seed = range_max, seed
+        self.remove_accidental_hits = remove_accidental_hits
+
+    def __call__(self, true_classes: Any) -> Any:
+        return ST.uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled,
+                                            self.unique, self.range_max, self.seed,
+                                            self.remove_accidental_hits)
+
+
+class LogUniformCandidateSampler(Primitive):
+    """``LogUniformCandidateSampler(num_true=1, num_sampled=5, unique=True, range_max=5,
+    seed=0)(true_classes)``."""
+
+    def __init__(self, num_true: int = 1, num_sampled: int = 5, unique: bool = True,
+                 range_max: int = 5, seed: int = 0) -> None:
+        super().__init__()
+        self.num_true, self.num_sampled, self.unique = num_true, num_sampled, unique
+        self.range_max, self.seed = range_max, seed
+
+    def __call__(self, true_classes: Any) -> Any:
+        return ST.log_uniform_candidate_sampler(true_classes, self.num_true, self.num_sampled,
+                                                self.unique, self.range_max, self.seed)
+
+
+@F._composite(name="MaskedScatter")
+def _masked_scatter(x: Any, mask: Any, updates: Any) -> Any:
+    return tensor_extras.masked_scatter(F._tensor(x, "MaskedScatter", "x"), mask, updates)
+
+
+class MaskedScatter(Primitive):
+    """``MaskedScatter()(x, mask, updates)``: ``Tensor.masked_scatter``."""
+
+    def __call__(self, x: Any, mask: Any, updates: Any) -> Any:
+        return _masked_scatter(x, mask, updates)
+
+
+__all__ = ["MaskedScatter", "UniformCandidateSampler", "LogUniformCandidateSampler",
+           "MirrorPad", "SpaceToBatchND", "BatchToSpaceND", "Col2Im", "Padding", "Identity",
            "Cummin", "Cummax", "Histogram", "Bincount", "Bernoulli", "RandomChoiceWithMask",
-           "StridedSlice", "ScatterUpdate", "ScatterSub", "ScatterMul", "ScatterDiv", "ScatterMax",
-           "ScatterMin", "InplaceAdd", "InplaceSub", "InplaceUpdate", "IndexAdd",
+           "StridedSlice", "ScatterUpdate", "ScatterSub", "ScatterMul", "ScatterDiv",
+           "ScatterMax", "ScatterMin", "InplaceAdd", "InplaceSub", "InplaceUpdate", "IndexAdd",
            "InplaceIndexAdd", "IndexFill", "UniqueConsecutive", "UniqueWithPad",
            "ChannelShuffle", "ReverseSequence", "TopK", "InTopK", "Bucketize",
            "RandomCategorical", "StandardLaplace", "RandomGamma", "RandomPoisson",

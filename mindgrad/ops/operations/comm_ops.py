@@ -1,5 +1,6 @@
 """MindSpore's collective operator classes (``ops.AllReduce``, ``ops.AllGather``,
-``ops.ReduceScatter``, ``ops.Broadcast``, ``ops.AlltoAll``) and ``ReduceOp``, over the MPI
+``ops.ReduceScatter``, ``ops.Broadcast``, ``ops.AlltoAll``, ``ops.CollectiveGather``,
+``ops.CollectiveScatter``) and ``ReduceOp``, over the MPI
 primitives of prims/collective.py. They need ``mindspore.communication.init()`` first."""
 from __future__ import annotations
 
@@ -128,4 +129,35 @@ class AlltoAll(Primitive):
                             group=self.group)
 
 
-__all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll"]
+class CollectiveGather(Primitive):
+    """The inputs of all ranks of ``group`` concatenated along axis 0 in rank order, on rank
+    ``dest_rank`` of the group only; the other ranks get a ``[1]``-shaped value of no
+    meaning (zero). Its gradient is the scatter of ``dest_rank``'s output gradient."""
+
+    def __init__(self, dest_rank: int, group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
+        super().__init__("CollectiveGather")
+        self.dest_rank = _int("CollectiveGather", "dest_rank", dest_rank)
+        self.group = check_group("CollectiveGather", group)
+
+    def __call__(self, x: Tensor) -> Tensor:
+        return P.gather(check_tensor("CollectiveGather", x), root=self.dest_rank,
+                        group=self.group)
+
+
+class CollectiveScatter(Primitive):
+    """Rank ``src_rank``'s input split along axis 0 into one block per rank of ``group``:
+    rank r gets block r (the other ranks' inputs give only the shape). Its gradient is the
+    gather of the output gradients to ``src_rank`` (zero on the other ranks)."""
+
+    def __init__(self, src_rank: int = 0, group: str = GlobalComm.WORLD_COMM_GROUP) -> None:
+        super().__init__("CollectiveScatter")
+        self.src_rank = _int("CollectiveScatter", "src_rank", src_rank)
+        self.group = check_group("CollectiveScatter", group)
+
+    def __call__(self, x: Tensor) -> Tensor:
+        return P.scatter(check_tensor("CollectiveScatter", x), root=self.src_rank,
+                         group=self.group)
+
+
+__all__ = ["ReduceOp", "AllReduce", "AllGather", "ReduceScatter", "Broadcast", "AlltoAll",
+           "CollectiveGather", "CollectiveScatter"]
