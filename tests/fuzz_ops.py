@@ -472,6 +472,10 @@ spec("max_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.floa
                                 ("int", None, 2)], out="float")
 spec("avg_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
                                 ("int", None, 2)], out="float")
+# resizing
+for _name in ("interpolate", "upsample"):
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4), np.float32)),
+                             ("int", None, 5)], out="float")
 
 
 

@@ -431,3 +431,38 @@ CASES += [
          lambda ms, ops, x: ops.avg_pool3d(x, 3, 2, 1, True, True), [VOL5], (0,)),
     Case("maxpool3d_err_dilation_valid", lambda ms, ops: ms.nn.MaxPool3d(2, dilation=2), []),
 ]
+
+X3 = _r(371, (2, 3, 5))
+X4 = _r(372, (1, 2, 5, 4))
+X5 = _r(373, (1, 2, 3, 4, 5))
+
+
+def _interp(**kw):
+    return lambda ms, ops, x: ops.interpolate(x, **kw)
+
+
+CASES += [
+    # --- resizing ---------------------------------------------------------------------------------
+    Case("interp_nearest_3d", _interp(size=8), [X3], (0,)),
+    Case("interp_nearest_down", _interp(size=3), [X3], (0,)),
+    Case("interp_nearest_4d", _interp(size=(7, 9)), [X4], (0,)),
+    Case("interp_nearest_recompute", _interp(scale_factor=2.0, recompute_scale_factor=True),
+         [X4], (0,)),
+    Case("interp_nearest_5d_scale", _interp(scale_factor=(1.5, 2.0, 0.6)), [X5], (0,)),
+    Case("interp_nearest_exact", _interp(size=(3, 7), mode="nearest-exact"), [X4], (0,)),
+    Case("interp_linear", _interp(size=8, mode="linear"), [X3], (0,)),
+    Case("interp_linear_down", _interp(size=3, mode="linear"), [X3], (0,)),
+    Case("interp_linear_align", _interp(size=8, mode="linear", align_corners=True), [X3], (0,)),
+    Case("interp_bilinear", _interp(size=(7, 9), mode="bilinear"), [X4], (0,)),
+    Case("interp_bilinear_align", _interp(size=(7, 3), mode="bilinear", align_corners=True),
+         [X4], (0,)),
+    Case("interp_trilinear", _interp(size=(5, 6, 7), mode="trilinear"), [X5], (0,)),
+    Case("interp_trilinear_scale", _interp(scale_factor=(1.5, 2.0, 0.6), mode="trilinear"),
+         [X5], (0,)),
+    Case("interp_area", _interp(size=(3, 2), mode="area"), [X4], (0,)),
+    Case("interp_err_scale_nearest_4d", _interp(scale_factor=2.0), [X4]),
+    Case("interp_err_both", _interp(size=4, scale_factor=2.0), [X3]),
+    Case("upsample_bilinear", _cell(lambda nn: nn.Upsample(size=(6, 8), mode="bilinear")),
+         [X4], (0,)),
+    Case("upsample_nearest_5d", _cell(lambda nn: nn.Upsample(scale_factor=2.0)), [X5], (0,)),
+]

@@ -43,6 +43,9 @@ from .matrix_functions import *  # noqa: F401,F403,E402
 from .special_functions import *  # noqa: F401,F403,E402
 from . import special_ops  # noqa: E402
 from .special_ops import *  # noqa: F401,F403,E402
+# resizing
+from . import resize_functions  # noqa: E402
+from .resize_functions import *  # noqa: F401,F403,E402
 for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.operations too
     setattr(operations, _name, getattr(special_ops, _name))
     if _name not in operations.__all__:
@@ -90,5 +93,5 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *pooling_functions.__all__, *volume_functions.__all__,
                   *special_functions.__all__, *decompositions.__all__,
                   *matrix_functions.__all__, *fft_functions.__all__,
-                  *special_ops.__all__})
+                  *special_ops.__all__, *resize_functions.__all__})
 names.each_row(_publish)

@@ -1,7 +1,7 @@
-"""MindSpore's 1-D, adaptive and power-average pooling functions and pixel shuffling:
+"""MindSpore's 1-D, adaptive and power-average pooling functions:
 ``ops.avg_pool1d``, ``ops.max_pool1d``-style helpers for the layers, ``adaptive_avg_pool1d``,
 ``adaptive_max_pool1d``, ``adaptive_avg_pool2d``, ``adaptive_max_pool2d``, ``lp_pool1d``,
-``lp_pool2d``, ``pixel_shuffle`` and ``pixel_unshuffle``.
+and ``lp_pool2d``.
 
 Each is a composition of differentiable operators: the 1-D pools are the 2-D ones over a
 height of one; adaptive windows ``[floor(i n / out), ceil((i + 1) n / out))`` are reduced one
@@ -133,6 +133,7 @@ def _adaptive_1d_checks(x: Any, output_size: Any, op: str) -> Tensor:
     return x
 
 
+@_composite
 def adaptive_avg_pool1d(input: Any, output_size: int) -> Tensor:  # noqa: A002
     """Mean of ``(N, C, L)`` over ``output_size`` equal windows (``L`` must be divisible by
     ``output_size``, as MindSpore requires)."""
@@ -140,6 +141,7 @@ def adaptive_avg_pool1d(input: Any, output_size: int) -> Tensor:  # noqa: A002
     return _adaptive_axis(x, 2, output_size, "mean")
 
 
+@_composite
 def adaptive_max_pool1d(input: Any, output_size: int) -> Tensor:  # noqa: A002
     """Maximum of ``(N, C, L)`` over ``output_size`` equal windows."""
     x = _adaptive_1d_checks(input, output_size, "adaptive_max_pool1d")
@@ -158,6 +160,7 @@ def _sizes(output_size: Any, x: Tensor, n: int, op: str) -> tuple:
         if s is not None and (isinstance(s, bool) or not isinstance(s, int) or s < 1):
             raise ValueError(f"For '{op}', the values of 'output_size' must be positive ints "
                              f"or None, but got {output_size!r}.")
+    check_output_elements(x, sizes, op)
     if x.ndim not in (n + 1, n + 2):
         raise ValueError(f"For '{op}', the input must be {n + 1}-D or {n + 2}-D, but got "
                          f"shape {list(x.shape)}.")
@@ -165,6 +168,27 @@ def _sizes(output_size: Any, x: Tensor, n: int, op: str) -> tuple:
     out = tuple(x.shape[:-n]) + tuple(d if s is None else s for d, s in zip(x.shape[-n:], sizes))
     _new_shape(out, op, "output_size", x._data.dtype.itemsize)
     return sizes
+
+
+# a bound on the elements a resize or adaptive pool may make: an absurd size is an error,
+# not an exhausted machine
+MAX_ELEMENTS = 2 ** 28
+
+
+def check_output_elements(x: Tensor, sizes: tuple, op: str) -> None:
+    """Refuse output sizes whose result would exceed ``MAX_ELEMENTS`` elements, or an input
+    with an empty spatial axis."""
+    spatial = x.shape[x.ndim - len(sizes):]
+    if 0 in spatial:
+        raise ValueError(f"For '{op}', the spatial axes of the input must not be empty, but "
+                         f"got shape {list(x.shape)}.")
+    total = int(np.prod(x.shape[:x.ndim - len(sizes)], dtype=np.int64))
+    for s, n in zip(sizes, spatial):
+        total *= n if s is None else s
+    if total > MAX_ELEMENTS:
+        raise ValueError(f"For '{op}', the output sizes {tuple(sizes)} for an input of shape "
+                         f"{list(x.shape)} would make {total} elements, more than "
+                         f"{MAX_ELEMENTS}.")
 
 
 @_composite
@@ -271,46 +295,6 @@ def lp_pool2d(x: Any, norm_type: Any, kernel_size: Any, stride: Any = None,
     return F.pow(F.mul(out, float(k[0] * k[1])), 1.0 / p)
 
 
-def _shuffle_checks(x: Any, factor: Any, op: str, arg: str) -> Tensor:
-    if isinstance(factor, bool) or not isinstance(factor, int) or factor <= 0:
-        raise ValueError(f"For '{op}', '{arg}' must be a positive int, but got {factor!r}.")
-    if not isinstance(x, Tensor):
-        raise TypeError(f"For '{op}', 'input' must be a Tensor, but got "
-                        f"{type(x).__name__}.")
-    if x.ndim < 3:
-        raise ValueError(f"For '{op}', the dimension of 'input' must be at least 3, but got "
-                         f"{x.ndim}.")
-    return x
-
-
-def pixel_shuffle(input: Any, upscale_factor: int) -> Tensor:  # noqa: A002
-    """``(..., C r^2, H, W)`` rearranged into ``(..., C, H r, W r)``."""
-    x = _shuffle_checks(input, upscale_factor, "pixel_shuffle", "upscale_factor")
-    r = upscale_factor
-    *pre, c, h, w = x.shape
-    if c % (r * r):
-        raise ValueError(f"For 'pixel_shuffle', the channels {c} of 'input' must be divisible "
-                         f"by upscale_factor ** 2 = {r * r}.")
-    n = len(pre)
-    y = F.reshape(x, tuple(pre) + (c // (r * r), r, r, h, w))
-    y = F.transpose(y, tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
-    return F.reshape(y, tuple(pre) + (c // (r * r), h * r, w * r))
-
-
-def pixel_unshuffle(input: Any, downscale_factor: int) -> Tensor:  # noqa: A002
-    """``(..., C, H r, W r)`` rearranged into ``(..., C r^2, H, W)``."""
-    x = _shuffle_checks(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
-    r = downscale_factor
-    *pre, c, h, w = x.shape
-    if h % r or w % r:
-        raise ValueError(f"For 'pixel_unshuffle', the height {h} and width {w} of 'input' must "
-                         f"be divisible by downscale_factor {r}.")
-    n = len(pre)
-    y = F.reshape(x, tuple(pre) + (c, h // r, r, w // r, r))
-    y = F.transpose(y, tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
-    return F.reshape(y, tuple(pre) + (c * r * r, h // r, w // r))
-
-
 __all__ = ["avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_avg_pool2d",
            "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "lp_pool1d",
-           "lp_pool2d", "pixel_shuffle", "pixel_unshuffle"]
+           "lp_pool2d"]

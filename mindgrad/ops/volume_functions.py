@@ -17,6 +17,7 @@ import numpy as np
 
 from ..core.tensor import Tensor
 from . import functional as F
+from .functional import _composite
 from .functional.conv import _check_kernel, _conv2d_transpose_to, _same_padding
 
 _AXES = "DHW"
@@ -117,6 +118,7 @@ def _mode_pads(pad_mode: Any, padding: Any, size: tuple, kernel: tuple, stride: 
     return pads
 
 
+@_composite
 def conv3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1,  # noqa: A002
            pad_mode: str = "valid", padding: Any = 0, dilation: Any = 1,
            groups: int = 1) -> Tensor:
@@ -180,6 +182,7 @@ def _deconv_size(mode: str, n: int, k: int, s: int, d: int, pad: int, extra: int
     return (n - 1) * s + reach - pad + extra
 
 
+@_composite
 def conv3d_transpose(inputs: Any, weight: Any, pad_mode: str = "valid", padding: Any = 0,
                      stride: Any = 1, dilation: Any = 1, group: int = 1,
                      output_padding: Any = 0) -> Tensor:
@@ -233,6 +236,7 @@ def _planes(t: Tensor) -> tuple:
     return F.reshape(t, (n, c * d, h, w)), (n, c, d)
 
 
+@_composite
 def max_pool3d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
                dilation: Any = 1, ceil_mode: bool = False, return_indices: bool = False) -> Any:
     """3-D max pooling of (N, C, D, H, W); with ``return_indices`` also the Int64 flat
@@ -290,6 +294,7 @@ def _max_indices(a: np.ndarray, k: tuple, s: tuple, pads: tuple, d: tuple,
     return Tensor(idx)
 
 
+@_composite
 def avg_pool3d(input_x: Any, kernel_size: Any = 1, stride: Any = 1, padding: Any = 0,
                ceil_mode: bool = False, count_include_pad: bool = True,
                divisor_override: Any = 0) -> Tensor:

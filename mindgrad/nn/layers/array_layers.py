@@ -187,3 +187,21 @@ class ReduceLogSumExp(Cell):
 
 __all__ = ["PixelShuffle", "PixelUnshuffle", "Unflatten", "Tril", "Triu", "Range", "OneHot",
            "Norm", "Moments", "ReduceLogSumExp"]
+
+
+class Upsample(Cell):
+    """``ops.interpolate(x, size, scale_factor, mode, align_corners,
+    recompute_scale_factor)``."""
+
+    def __init__(self, size: Any = None, scale_factor: Any = None, mode: str = "nearest",
+                 align_corners: Any = None, recompute_scale_factor: Any = None) -> None:
+        super().__init__()
+        self.size, self.scale_factor, self.mode = size, scale_factor, mode
+        self.align_corners, self.recompute_scale_factor = align_corners, recompute_scale_factor
+
+    def construct(self, x: Tensor) -> Tensor:
+        return ops.interpolate(x, self.size, self.scale_factor, self.mode, self.align_corners,
+                               self.recompute_scale_factor)
+
+
+__all__ += ["Upsample"]

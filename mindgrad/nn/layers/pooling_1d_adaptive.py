@@ -145,7 +145,6 @@ class _Adaptive(Cell):
     """An adaptive pool: ``fn(x, output_size[, return_indices])``."""
 
     fn: Any = None
-    ndim = 2
 
     def __init__(self, output_size: Any, return_indices: bool = False) -> None:
         super().__init__()
