@@ -279,7 +279,7 @@ def test_python_ints_beyond_int64() -> None:
 def test_adaptive_pooling_to_an_absurd_size_is_clear(op) -> None:
     """It listed every window of the output first: a MemoryError (or a killed process)."""
     x = Tensor(np.ones((1, 2) + (4,) * int(op[-2]), np.float32))
-    with pytest.raises(ValueError, match=f"^For '{op}', 'output_size' .* more than can be"):
+    with pytest.raises(ValueError, match=f"^For '{op}', .* more than"):
         getattr(ops, op)(x, 2 ** 40)
     assert getattr(ops, op)(x, 8).shape == (1, 2) + (8,) * int(op[-2])  # larger is fine
 

@@ -18,7 +18,6 @@ from ..core import dtype as mstype
 from ..core.tensor import Tensor
 from . import functional as F
 from .functional import _composite
-from .functional._args import _sizes as _new_shape
 from .functional.conv import _same_padding
 
 _FLOAT16_32 = (mstype.float16, mstype.float32)
@@ -164,9 +163,6 @@ def _sizes(output_size: Any, x: Tensor, n: int, op: str) -> tuple:
     if x.ndim not in (n + 1, n + 2):
         raise ValueError(f"For '{op}', the input must be {n + 1}-D or {n + 2}-D, but got "
                          f"shape {list(x.shape)}.")
-    # an absurd output size: a clear error, not a MemoryError from listing its windows
-    out = tuple(x.shape[:-n]) + tuple(d if s is None else s for d, s in zip(x.shape[-n:], sizes))
-    _new_shape(out, op, "output_size", x._data.dtype.itemsize)
     return sizes
 
 
