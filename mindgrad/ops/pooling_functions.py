@@ -1,7 +1,7 @@
 """MindSpore's 1-D, adaptive and power-average pooling functions:
 ``ops.avg_pool1d``, ``ops.max_pool1d``-style helpers for the layers, ``adaptive_avg_pool1d``,
 ``adaptive_max_pool1d``, ``adaptive_avg_pool2d``, ``adaptive_max_pool2d``, ``lp_pool1d``,
-and ``lp_pool2d``.
+``lp_pool2d``, and pixel shuffling (``pixel_shuffle``, ``pixel_unshuffle``).
 
 Each is a composition of differentiable operators: the 1-D pools are the 2-D ones over a
 height of one; adaptive windows ``[floor(i n / out), ceil((i + 1) n / out))`` are reduced one
@@ -291,6 +291,46 @@ def lp_pool2d(x: Any, norm_type: Any, kernel_size: Any, stride: Any = None,
     return F.pow(F.mul(out, float(k[0] * k[1])), 1.0 / p)
 
 
+def _shuffle_checks(x: Any, factor: Any, op: str, arg: str) -> Tensor:
+    if isinstance(factor, bool) or not isinstance(factor, int) or factor <= 0:
+        raise ValueError(f"For '{op}', '{arg}' must be a positive int, but got {factor!r}.")
+    if not isinstance(x, Tensor):
+        raise TypeError(f"For '{op}', 'input' must be a Tensor, but got "
+                        f"{type(x).__name__}.")
+    if x.ndim < 3:
+        raise ValueError(f"For '{op}', the dimension of 'input' must be at least 3, but got "
+                         f"{x.ndim}.")
+    return x
+
+
+def pixel_shuffle(input: Any, upscale_factor: int) -> Tensor:  # noqa: A002
+    """``(..., C r^2, H, W)`` rearranged into ``(..., C, H r, W r)``."""
+    x = _shuffle_checks(input, upscale_factor, "pixel_shuffle", "upscale_factor")
+    r = upscale_factor
+    *pre, c, h, w = x.shape
+    if c % (r * r):
+        raise ValueError(f"For 'pixel_shuffle', the channels {c} of 'input' must be divisible "
+                         f"by upscale_factor ** 2 = {r * r}.")
+    n = len(pre)
+    y = F.reshape(x, tuple(pre) + (c // (r * r), r, r, h, w))
+    y = F.transpose(y, tuple(range(n)) + (n, n + 3, n + 1, n + 4, n + 2))
+    return F.reshape(y, tuple(pre) + (c // (r * r), h * r, w * r))
+
+
+def pixel_unshuffle(input: Any, downscale_factor: int) -> Tensor:  # noqa: A002
+    """``(..., C, H r, W r)`` rearranged into ``(..., C r^2, H, W)``."""
+    x = _shuffle_checks(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
+    r = downscale_factor
+    *pre, c, h, w = x.shape
+    if h % r or w % r:
+        raise ValueError(f"For 'pixel_unshuffle', the height {h} and width {w} of 'input' must "
+                         f"be divisible by downscale_factor {r}.")
+    n = len(pre)
+    y = F.reshape(x, tuple(pre) + (c, h // r, r, w // r, r))
+    y = F.transpose(y, tuple(range(n)) + (n, n + 2, n + 4, n + 1, n + 3))
+    return F.reshape(y, tuple(pre) + (c * r * r, h // r, w // r))
+
+
 __all__ = ["avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "adaptive_avg_pool2d",
            "adaptive_max_pool2d", "adaptive_avg_pool3d", "adaptive_max_pool3d", "lp_pool1d",
-           "lp_pool2d"]
+           "lp_pool2d", "pixel_shuffle", "pixel_unshuffle"]
