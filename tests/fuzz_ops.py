@@ -489,7 +489,9 @@ def _windows(reduce, nd: int, default_stride: bool = False):
         axes = tuple(range(x.ndim - nd, x.ndim))
         w = np.lib.stride_tricks.sliding_window_view(x, (k,) * nd, axis=axes)
         w = w[(Ellipsis,) + (slice(None, None, st),) * nd + (slice(None),) * nd]
-        return reduce(w, axis=tuple(range(-nd, 0))).astype(x.dtype)
+        out = reduce(w, axis=tuple(range(-nd, 0)))
+        # a maximum keeps an integer input's dtype; lp_pool of integers is float32
+        return out.astype(x.dtype) if x.dtype.kind == "f" or reduce is np.max else out
     return ref
 
 
