@@ -455,6 +455,62 @@ for _name in ("interpolate", "upsample"):
     spec(_name, lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4), np.float32)),
                              ("int", None, 5)], out="float")
 
+
+
+def _windows(reduce, nd: int, default_stride: bool = False):
+    """A NumPy reference for an ``nd``-D pooling of int ``kernel`` (and ``stride``; the
+    kernel when ``default_stride``): ``reduce`` over each window (None for other args)."""
+    def ref(x, k, st=None):
+        st = k if st is None and default_stride else st
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in (k, st)):
+            return None
+        axes = tuple(range(x.ndim - nd, x.ndim))
+        w = np.lib.stride_tricks.sliding_window_view(x, (k,) * nd, axis=axes)
+        w = w[(Ellipsis,) + (slice(None, None, st),) * nd + (slice(None),) * nd]
+        out = reduce(w, axis=tuple(range(-nd, 0)))
+        # a maximum keeps an integer input's dtype; lp_pool of integers is float32
+        return out.astype(x.dtype) if x.dtype.kind == "f" or reduce is np.max else out
+    return ref
+
+
+def _adaptive(reduce, nd: int):
+    """An adaptive pooling to an int size that divides each spatial size: windows of
+    ``size // out``."""
+    def ref(x, out):
+        if not isinstance(out, int) or isinstance(out, bool) or out <= 0 or \
+                any(d % out for d in x.shape[-nd:]):
+            return None
+        k = x.shape[-1] // out
+        return _windows(reduce, nd)(x, k, k)
+    return ref
+
+
+for _nd, _shp in ((1, (1, 2, 4)), (2, (1, 2, 4, 4)), (3, (1, 2, 4, 4, 4))):
+    for _kind, _red in (("avg", np.mean), ("max", np.max)):
+        spec(f"adaptive_{_kind}_pool{_nd}d",
+             (lambda shp: lambda rng: [("tensor", None, _arr(rng, shp, np.float32)),
+                                       ("int", None, 2)])(_shp), _adaptive(_red, _nd),
+             int_ok=_kind == "max")
+spec("avg_pool1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 6), np.float32)),
+                                ("int", None, 2), ("int", None, 2)], _windows(np.mean, 1),
+     int_ok=False)
+spec("avg_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                                ("int", None, 2), ("int", None, 2)], _windows(np.mean, 3),
+     int_ok=False)
+spec("max_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                                ("int", None, 2)], _windows(np.max, 3, True))
+for _nd, _shp in ((1, (1, 2, 6)), (2, (1, 2, 4, 4))):
+    spec(f"lp_pool{_nd}d",
+         (lambda shp: lambda rng: [("tensor", None, _arr(rng, shp, np.float32)),
+                                   ("float", None, 2.0), ("int", None, 2)])(_shp),
+         (lambda nd: lambda x, p, k: _windows(lambda w, axis: np.sqrt(np.sum(w * w, axis)),
+                                              nd, True)(x, k) if p == 2.0 else None)(_nd))
+spec("conv3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4, 4), np.float32)),
+                            ("tensor", None, _arr(rng, (3, 2, 2, 2, 2), np.float32))], out="float")
+spec("conv3d_transpose", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 3, 3), np.float32)),
+                                      ("tensor", None, _arr(rng, (2, 3, 2, 2, 2), np.float32))],
+     out="float")
+
 # tensor facts
 spec("shape", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
 spec("rank", lambda rng: [("tensor", None, _arr(rng, _shape(rng)))], out="")
@@ -677,6 +733,14 @@ def _wide(f):
                           else v for v in a))
 
 
+def _bce_ref(p, y):
+    """MindSpore's binary cross entropy: 1e-12 (in the inputs' dtype: 0 in float16) added
+    inside the logarithms, computed in float64."""
+    eps = float(np.asarray(1e-12, np.result_type(p, y)))
+    p, y = (np.asarray(v, np.float64) for v in (p, y))
+    return np.mean(-(y * np.log(p + eps) + (1 - y) * np.log(1 - p + eps)))
+
+
 def _logits_pair(rng):
     s = _shape(rng, 1)
     return [("tensor", None, _arr(rng, s, np.float32)),
@@ -691,7 +755,7 @@ spec("binary_cross_entropy_with_logits", _logits_pair, _wide(_bce_logits_ref), i
 spec("binary_cross_entropy", lambda rng: [("tensor", None, _unit(rng, (3,), np.float32) * 0.4
                                            + 0.5),
                                           ("tensor", None, rng.random(3).astype(np.float32))],
-     _wide(lambda p, y: np.mean(-(y * np.log(p) + (1 - y) * np.log(1 - p)))), int_ok=False)
+     lambda p, y: _bce_ref(p, y), int_ok=False)
 for _name, _ref in [("mse_loss", lambda a, b: np.mean((a - b) ** 2)),
                     ("l1_loss", lambda a, b: np.mean(np.abs(a - b))),
                     ("smooth_l1_loss", lambda a, b: np.where(np.abs(a - b) < 1,
@@ -918,8 +982,11 @@ def _slogdet(x):
 
 spec("slogdet", lambda rng: [("tensor", None, _square(rng))],
      lambda x: _slogdet(x), out="", int_ok=False, names=("det",))
+# (with inf in a matrix, where inf - inf gives NaN depends on the order of the products,
+# which NumPy, MindSpore and mindgrad each choose differently: no reference there)
 spec("matrix_power", lambda rng: [("tensor", None, _square(rng)), ("int", None, 3)],
-     lambda x, n: np.linalg.matrix_power(x, n), names=("matmul", "inverse"), int_ok=False)
+     lambda x, n: np.linalg.matrix_power(x, n) if np.isfinite(x).all() else None,
+     names=("matmul", "inverse"), int_ok=False)
 spec("cdist", lambda rng: [("tensor", None, _arr(rng, (2, 3), np.float32)),
                            ("tensor", None, _arr(rng, (4, 3), np.float32))],
      lambda a, b: np.sqrt(((a[:, None] - b[None]) ** 2).sum(-1)), int_ok=False)

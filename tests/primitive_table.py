@@ -1244,6 +1244,10 @@ MORE_CASES = [
          N((2, 3))),
     Case("SoftmaxCrossEntropy", "softmax_cross_entropy", prim("SoftmaxCrossEntropy"), _sce_ref,
          lambda r: [r.standard_normal((3, 4)), r.dirichlet(np.ones(4), 3)]),
+    # (1e-12 inside the logarithms, as MindSpore: 0 in float16)
+    Case("BinaryCrossEntropy", "binary_cross_entropy", prim("BinaryCrossEntropy"),
+         lambda x, y: -(y * np.log(x + 1e-12) + (1 - y) * np.log(1 - x + 1e-12)),
+         lambda r: [r.uniform(0.1, 0.9, (3, 4)), r.uniform(0.0, 1.0, (3, 4))]),
     # convolution's transposes and pooling's helpers
     Case("Conv2DBackpropInput", "conv2d_input_grad",
          lambda g, w: prim("Conv2DBackpropInput")(g, w, in_hw=(4, 5), **CONV_P),
@@ -1563,7 +1567,8 @@ TAYLOR_FROM_JVP: dict[str, str] = {
     **{n: "piecewise: the JVP rule picks the branch, its series is the branch's" for n in (
         "ReduceMax", "ReduceMin", "FloorMod", "Mod", "DivNoNan")},
     **{n: "a composite of smooth operations: the JVP rule's own operations carry the series"
-       for n in ("Atan2", "PowDx", "SoftmaxCrossEntropy", "Solve", "MatrixInverse",
+       for n in ("Atan2", "PowDx", "SoftmaxCrossEntropy", "BinaryCrossEntropy", "Solve",
+                 "MatrixInverse",
                  "MatrixDeterminant", "Cholesky", "Svd", "SvdVals")},
     **{n: "its JVP rule is itself written with special functions, which carry the series"
        for n in ("Igamma", "Igammac", "IgammaGradA", "Zeta", "Qr")},

@@ -272,3 +272,43 @@ def test_python_ints_beyond_int64() -> None:
     for v in (2 ** 64, -2 ** 63 - 1):
         with pytest.raises(ValueError, match="For 'Tensor', the int .* is out of the range"):
             Tensor(v)
+
+
+@pytest.mark.parametrize("op", ["adaptive_avg_pool2d", "adaptive_max_pool2d",
+                                "adaptive_avg_pool3d", "adaptive_max_pool3d"])
+def test_adaptive_pooling_to_an_absurd_size_is_clear(op) -> None:
+    """It listed every window of the output first: a MemoryError (or a killed process)."""
+    x = Tensor(np.ones((1, 2) + (4,) * int(op[-2]), np.float32))
+    with pytest.raises(ValueError, match=f"^For '{op}', .* more than"):
+        getattr(ops, op)(x, 2 ** 40)
+    assert getattr(ops, op)(x, 8).shape == (1, 2) + (8,) * int(op[-2])  # larger is fine
+
+
+def test_max_pooling_and_nan_as_mindspore() -> None:
+    """MindSpore's MaxPool (2-D) skips NaN, its MaxPool3D gives NaN for a window holding
+    one; mindgrad's 2-D pooling kept a NaN only in a window's first place."""
+    for pos in np.ndindex(2, 2, 2):
+        v = np.zeros((1, 1, 2, 2, 2), np.float32)
+        v[(0, 0) + pos] = np.nan
+        assert np.isnan(ops.max_pool3d(Tensor(v), 2).asnumpy()).all()
+        plane = v[:, :, pos[0]] - 5.0
+        assert ops.max_pool2d(Tensor(plane), 2).asnumpy().ravel().tolist() == [-5.0]
+    grad = ops.grad(lambda t: ops.max_pool2d(t, 2).sum())(Tensor(np.array(
+        [[[[np.nan, 1.0], [3.0, 2.0]]]], np.float32)))
+    assert grad.asnumpy().ravel().tolist() == [0.0, 0.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("call, pattern", [
+    (lambda x, w: ops.conv3d(x.astype(ms.float64), w), "For 'conv3d', 'input' and 'weight'"),
+    (lambda x, w: ops.conv3d(x, w.astype(ms.int32)), "For 'conv3d', 'weight' must be a float"),
+    (lambda x, w: ops.conv3d(x, Tensor(np.ones((0, 2, 2, 2, 2), np.float32))),
+     "For 'conv3d', 'weight' must not be empty"),
+    (lambda x, w: ops.avg_pool3d(x.astype(ms.int64), 2), "For 'avg_pool3d', 'input_x' must"),
+    (lambda x, w: ops.max_pool3d(x.astype(ms.complex64), 2), "For 'max_pool3d', 'x' must"),
+    (lambda x, w: ops.conv3d_transpose(x, w.astype(ms.float16)), "For 'conv3d_transpose'"),
+])
+def test_three_d_errors_name_the_three_d_op(call, pattern) -> None:
+    x = Tensor(np.ones((1, 2, 4, 4, 4), np.float32))
+    w = Tensor(np.ones((2, 2, 2, 2, 2), np.float32))
+    with pytest.raises((TypeError, ValueError), match=f"^{pattern}"):
+        call(x, w)

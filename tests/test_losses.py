@@ -82,7 +82,8 @@ def test_bce_losses(reduction):
     y = RNG.uniform(0, 1, (4, 3))
     w = RNG.uniform(0.5, 2, (3,))
     bce = nn.BCELoss(t(w), reduction)
-    want = -w * (y * np.log(p) + (1 - y) * np.log(1 - p))
+    # (MindSpore adds 1e-12 inside the logarithms)
+    want = -w * (y * np.log(p + 1e-12) + (1 - y) * np.log(1 - p + 1e-12))
     np.testing.assert_allclose(bce(t(p), t(y)).asnumpy(), reduce(want, reduction), rtol=1e-12)
     check_grads(lambda a, b: bce(a, b), [t(p), t(y)], order=2)
     x = RNG.standard_normal((4, 3)) * 3
@@ -179,3 +180,43 @@ def test_loss_errors():
         nn.SmoothL1Loss(beta=0)
     with pytest.raises(ValueError, match="label_smoothing"):
         nn.CrossEntropyLoss(label_smoothing=1.5)
+
+
+# --- binary cross entropy at the ends of [0, 1], as MindSpore 2.10 computes it --------------
+_BCE_X = np.array([1.0, 0.0, 0.3, 1e-13], np.float32)
+_BCE_Y = np.array([0.6073296, 0.7924508, 0.93957347, 0.5], np.float32)
+
+
+def test_binary_cross_entropy_at_probabilities_0_and_1() -> None:
+    """MindSpore adds 1e-12 inside the logarithms (not a clip at -100) and differentiates
+    to ``(x - y) / max(x (1 - x), 1e-12)`` in x and ``log(1 - x) - log(x)`` in y: the
+    values are MindSpore's."""
+    x, y = t(_BCE_X, np.float32), t(_BCE_Y, np.float32)
+    want = np.array([10.849884, 21.896225, 1.1527736, 13.767856], np.float32)
+    for loss in (ms.ops.binary_cross_entropy(x, y, reduction="none"),
+                 nn.BCELoss(reduction="none")(x, y)):
+        np.testing.assert_allclose(loss.asnumpy(), want, rtol=1e-6)
+    gx = ms.ops.grad(lambda a: ms.ops.binary_cross_entropy(a, y, reduction="sum"))(x)
+    np.testing.assert_allclose(gx.asnumpy(), [3.9267038e11, -7.9245076e11, -3.0455878,
+                                              -5.0e11], rtol=1e-6)
+    gy = ms.ops.grad(lambda b: ms.ops.binary_cross_entropy(x, b, reduction="sum"))(y)
+    assert gy.asnumpy()[0] == -np.inf and gy.asnumpy()[1] == np.inf
+    np.testing.assert_allclose(gy.asnumpy()[2:], [0.84729767, 29.9336], rtol=1e-5)
+    w = t(np.full(4, 2.0), np.float32)
+    np.testing.assert_allclose(float(ms.ops.binary_cross_entropy(x, y, w)), 23.83337, rtol=1e-6)
+    np.testing.assert_allclose(float(nn.BCELoss(w)(x, y)), 23.83337, rtol=1e-6)
+    # float16 has no 1e-12: a probability of 0 or 1 gives inf, as in MindSpore
+    h = ms.ops.binary_cross_entropy(t(_BCE_X, np.float16), t(_BCE_Y, np.float16), reduction="none")
+    assert h.dtype == ms.float16 and np.isinf(h.asnumpy()[[0, 1, 3]]).all()
+
+
+def test_binary_cross_entropy_gradients_inside_0_1() -> None:
+    x = t(RNG.uniform(0.05, 0.95, (3, 4)))
+    y = t(RNG.uniform(0.0, 1.0, (3, 4)))
+    check_grads(lambda a, b: ms.ops.binary_cross_entropy(a, b), (x, y), order=2)
+    compiled = ms.jit(lambda a, b: ms.ops.binary_cross_entropy(a, b, reduction="sum"))
+    want = -(y.asnumpy() * np.log(x.asnumpy() + 1e-12)
+             + (1 - y.asnumpy()) * np.log(1 - x.asnumpy() + 1e-12)).sum()
+    np.testing.assert_allclose(float(compiled(x, y)), want, rtol=1e-12)
+    batched = ms.vmap(lambda a, b: ms.ops.binary_cross_entropy(a, b, reduction="sum"))(x, y)
+    np.testing.assert_allclose(batched.asnumpy().sum(), want, rtol=1e-12)

@@ -7,6 +7,7 @@ from typing import Any
 from ..core.tensor import Tensor
 from ..ops import functional as F
 from ..prims import structural as S
+from ..prims.binary_cross_entropy import binary_cross_entropy
 from ..prims.loss import softmax_cross_entropy
 from ._helpers import one_hot_mask
 from .cell import Cell
@@ -113,8 +114,9 @@ class SoftmaxCrossEntropyWithLogits(LossBase):
 
 
 class BCELoss(LossBase):
-    """Binary cross entropy of probabilities: ``-w (y log x + (1 - y) log(1 - x))``; the
-    logarithms are taken of values clipped below at 1e-12, as MindSpore's kernel does."""
+    """Binary cross entropy of probabilities: ``-w (y log x + (1 - y) log(1 - x))``, with
+    1e-12 added inside the logarithms and MindSpore's derivatives
+    (``prims.binary_cross_entropy``)."""
 
     def __init__(self, weight: Tensor | None = None, reduction: str = "mean") -> None:
         super().__init__(reduction)
@@ -122,10 +124,7 @@ class BCELoss(LossBase):
 
     def construct(self, logits: Tensor, labels: Tensor) -> Tensor:
         _same_shape(logits, labels, "BCELoss")
-        eps = 1e-12
-        log_p = F.log(F.maximum(logits, eps))
-        log_q = F.log(F.maximum(F.sub(1.0, logits), eps))
-        loss = F.neg(F.add(F.mul(labels, log_p), F.mul(F.sub(1.0, labels), log_q)))
+        loss = binary_cross_entropy(logits, labels)
         return self.get_loss(loss, 1.0 if self.weight is None else self.weight)
 
 

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from ..core.tensor import Tensor
+from ..prims import binary_cross_entropy as BCE
 from ..prims import indexing as IX
 from . import functional as F
 from .functional import _composite
@@ -89,14 +90,13 @@ def binary_cross_entropy_with_logits(input: Any, target: Any, weight: Any = None
 def binary_cross_entropy(logits: Any, labels: Any, weight: Any = None,
                          reduction: str = "mean") -> Tensor:
     """Binary cross entropy of probabilities ``logits`` against ``labels``:
-    ``-weight * (y log x + (1 - y) log(1 - x))``, the logarithms clipped below at -100 as
-    MindSpore's kernel does."""
+    ``-weight * (y log x + (1 - y) log(1 - x))``, with ``x`` and ``1 - x`` held at 1e-12 or
+    more inside the logarithms and MindSpore's derivatives, finite at 0 and 1
+    (``prims.binary_cross_entropy``)."""
     op = "binary_cross_entropy"
     x, y = _pair(logits, labels, op, "logits", "labels")
     reduction = _reduction(reduction, op)
-    log_p = F.maximum(F.log(x), -100.0)
-    log_q = F.maximum(F.log(F.sub(1.0, x)), -100.0)
-    loss = F.neg(F.add(F.mul(y, log_p), F.mul(F.sub(1.0, y), log_q)))
+    loss = BCE.binary_cross_entropy(x, y)
     if weight is not None:
         w = _float(weight, op, "weight")
         F._broadcast_shapes(op, ("logits", x), ("weight", w))

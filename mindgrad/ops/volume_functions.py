@@ -24,6 +24,8 @@ _AXES = "DHW"
 
 
 def _tensor5(x: Any, op: str, arg: str) -> Tensor:
+    """A 5-D float Tensor with no empty axis (checked here, so that the errors name the 3-D
+    operation rather than the 2-D one it is built from)."""
     if not isinstance(x, Tensor):
         raise TypeError(f"For '{op}', '{arg}' must be a Tensor, but got {type(x).__name__}.")
     if x.ndim != 5:
@@ -31,7 +33,16 @@ def _tensor5(x: Any, op: str, arg: str) -> Tensor:
                          f"{list(x.shape)}.")
     if x.dtype.np_dtype.kind != "f":
         raise TypeError(f"For '{op}', '{arg}' must be a float Tensor, but got {x.dtype}.")
+    if 0 in x.shape:
+        raise ValueError(f"For '{op}', '{arg}' must not be empty, but got shape "
+                         f"{list(x.shape)}.")
     return x
+
+
+def _same_dtype(x: Tensor, w: Tensor, op: str, a: str) -> None:
+    if x.dtype != w.dtype:
+        raise TypeError(f"For '{op}', '{a}' and 'weight' must have the same dtype, but got "
+                        f"{x.dtype} and {w.dtype}.")
 
 
 def _triple(v: Any, op: str, arg: str, low: int = 1) -> tuple:
@@ -116,6 +127,7 @@ def conv3d(input: Any, weight: Any, bias: Any = None, stride: Any = 1,  # noqa: 
     stride)``) or 'pad' with ``padding`` an int or ``(d, h, w)``."""
     op = "conv3d"
     x, w = _tensor5(input, op, "input"), _tensor5(weight, op, "weight")
+    _same_dtype(x, w, op, "input")
     if isinstance(padding, (tuple, list)) and len(padding) != 3:
         raise ValueError(f"For '{op}', 'padding' must be a tuple or list of 3 integers, but "
                          f"got {padding!r}.")
@@ -180,6 +192,7 @@ def conv3d_transpose(inputs: Any, weight: Any, pad_mode: str = "valid", padding:
     'same') down to the input's."""
     op = "conv3d_transpose"
     x, w = _tensor5(inputs, op, "inputs"), _tensor5(weight, op, "weight")
+    _same_dtype(x, w, op, "inputs")
     if x.shape[1] != w.shape[0]:
         raise ValueError(f"For '{op}', 'inputs' has {x.shape[1]} channels but 'weight' of "
                          f"shape {list(w.shape)} expects {w.shape[0]}.")
@@ -240,6 +253,17 @@ def max_pool3d(x: Any, kernel_size: Any, stride: Any = None, padding: Any = 0,
 def _max_pool3d(x: Tensor, k: tuple, s: tuple, pads: tuple, d: tuple, ceil_mode: bool,
                 return_indices: bool, op: str) -> Any:
     full, (do, ho, wo) = _pool_axes(x, k, s, pads, d, ceil_mode, op)
+    out = _max_pool3d_values(x, k, s, full, d, do)
+    # MindSpore's MaxPool3D gives NaN for a window holding one, where its 2-D MaxPool (used
+    # above) skips NaN: those windows are found by pooling the NaN mask the same way
+    hit = _max_pool3d_values(F.cast(F.isnan(x), x.dtype), k, s, full, d, do)
+    out = F.select(F.greater(hit, 0), F.fill(x.dtype, out.shape, float("nan")), out)
+    if not return_indices:
+        return out
+    return out, _max_indices(x.asnumpy(), k, s, full, d, (do, ho, wo))
+
+
+def _max_pool3d_values(x: Tensor, k: tuple, s: tuple, full: tuple, d: tuple, do: int) -> Tensor:
     (d0, d1), (h0, h1), (w0, w1) = full
     xp = F.pad(x, (w0, w1, h0, h1, d0, d1), "constant", float("-inf"))
     taps = []
@@ -247,10 +271,7 @@ def _max_pool3d(x: Tensor, k: tuple, s: tuple, pads: tuple, d: tuple, ceil_mode:
         flat, (n, c, _) = _planes(t)
         y = F.max_pool2d(flat, k[1:], s[1:], 0, d[1:])
         taps.append(F.reshape(y, (n, c, do) + tuple(y.shape[2:])))
-    out = F.reduce_max(F.stack(taps, 0), 0)
-    if not return_indices:
-        return out
-    return out, _max_indices(x.asnumpy(), k, s, full, d, (do, ho, wo))
+    return F.reduce_max(F.stack(taps, 0), 0)
 
 
 def _max_indices(a: np.ndarray, k: tuple, s: tuple, pads: tuple, d: tuple,

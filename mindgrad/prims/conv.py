@@ -253,6 +253,14 @@ def _pool_argmax_impl(x, kernel, stride, padding, dilation):
         if best is None:
             best = v.copy()
             arg = xp.zeros(best.shape, dtype=tap_dtype)
+            if best.dtype.kind == "f":
+                # MindSpore's MaxPool skips NaN: a NaN first tap must not win by never
+                # comparing (a window of NaN alone keeps index 0, its NaN)
+                nan = xp.isnan(best)
+                if xp is not np:  # no host round trip to ask first
+                    best = xp.where(nan, xp.asarray(-np.inf, best.dtype), best)
+                elif nan.any():
+                    best[nan] = -np.inf
             continue
         hit = v > best  # strict: ties keep the first tap, like argmax
         xp.copyto(best, v, where=hit)
