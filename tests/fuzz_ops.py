@@ -826,38 +826,6 @@ spec("threshold", lambda rng: [("tensor", None, _arr(rng, (2, 3))), ("float", No
                                ("float", None, 2.0)],
      lambda x, t, v: np.where(x > t, x, v).astype(x.dtype), int_ok=False)
 
-# --- 1-D, adaptive, LP and 3-D pools and 3-D convolutions (from the nn layers) ---------------
-for _name, _shape_p, _size in (("adaptive_avg_pool1d", (1, 2, 6), 3),
-                               ("adaptive_max_pool1d", (1, 2, 6), 3),
-                               ("adaptive_avg_pool2d", (1, 2, 4, 4), (2, 2)),
-                               ("adaptive_max_pool2d", (1, 2, 4, 4), (2, 2)),
-                               ("adaptive_avg_pool3d", (1, 2, 4, 4, 4), (2, 2, 2)),
-                               ("adaptive_max_pool3d", (1, 2, 4, 4, 4), (2, 2, 2))):
-    spec(_name, lambda rng, _s=_shape_p, _o=_size: [("tensor", None, _arr(rng, _s, np.float32)),
-                                                    ("shape", None, _o)
-                                                    if isinstance(_o, tuple)
-                                                    else ("int", None, _o)],
-         out="float", int_ok=False)
-spec("avg_pool1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 6), np.float32)),
-                                ("int", None, 2), ("int", None, 2)],
-     lambda x, k, st: x.reshape(1, 2, 3, 2).mean(-1), out="float", int_ok=False)
-spec("avg_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 2, 4, 4), np.float32)),
-                                ("int", None, 2), ("int", None, 2)], out="float", int_ok=False)
-spec("max_pool3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 2, 4, 4), np.float32)),
-                                ("int", None, 2)], out="float", int_ok=False)
-spec("lp_pool1d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 6), np.float32)),
-                               ("float", None, 2.0), ("int", None, 2)], out="float",
-     int_ok=False)
-spec("lp_pool2d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
-                               ("float", None, 2.0), ("int", None, 2)], out="float",
-     int_ok=False)
-spec("conv3d", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4, 4), np.float32)),
-                            ("tensor", None, _arr(rng, (3, 2, 2, 2, 2), np.float32))],
-     out="float", int_ok=False)
-spec("conv3d_transpose", lambda rng: [("tensor", None, _arr(rng, (1, 2, 2, 3, 3), np.float32)),
-                                      ("tensor", None, _arr(rng, (2, 3, 2, 2, 2), np.float32))],
-     out="float", int_ok=False)
-
 # --- activations, losses and normalisations behind more nn layers ---------------------------
 spec("prelu", lambda rng: [("tensor", None, _arr(rng, (2, 3, 4), np.float32)),
                            ("tensor", None, _pos(rng, (3,), np.float32))],

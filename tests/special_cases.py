@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from catalogue_cases import Case, _i, _r
+from catalogue_cases import Case, _r
 
 POS = _r(301, (2, 3), lo=0.2, hi=4.0)
 POS2 = _r(302, (2, 3), lo=0.3, hi=3.0)
