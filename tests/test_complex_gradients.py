@@ -61,6 +61,9 @@ def test_mindspore_values() -> None:
                                [2j, 2j])
     np.testing.assert_allclose(ops.grad(lambda a: ops.abs(a).sum())(z).asnumpy(),
                                [0.4472136 + 0.8944272j, 0.94868326 - 0.31622776j], rtol=1e-6)
+    real = ops.grad(lambda a: ops.real(a).sum())(z)  # printed [1.+0.j 1.+0.j], as MindSpore
+    assert str(real) == "[1.+0.j 1.+0.j]"
+    assert not np.signbit(real.asnumpy().imag).any()
 
 
 def test_a_complex_sensitivity() -> None:

@@ -79,11 +79,18 @@ def _finish(ct: Any, like: Any) -> Any:
     if ct is None:
         return S.zeros_like(like)
     if type(ct) is Tensor and type(like) is Tensor and ct._data.dtype == like._data.dtype:
-        return ct if ct._data.dtype.kind != "c" else S.conj(ct)
+        return ct if ct._data.dtype.kind != "c" else _to_mindspore(ct)
     want = S.dtype_of(like)
     if want.kind == "c":
-        ct = S.conj(ct)
+        ct = _to_mindspore(ct)
     return ct if S.dtype_of(ct) == want else S.cast(ct, dtype=want)
+
+
+def _to_mindspore(ct: Any) -> Any:
+    """A complex cotangent in MindSpore's convention: the conjugate, with a zero imaginary
+    part kept +0 (``+ 0j``, which graph passes do not fold, turns conj's -0 back), as
+    MindSpore prints it."""
+    return S.add(S.conj(ct), 0j)
 
 
 def reverse(fn: Callable, args: Sequence, positions: Sequence[int],
