@@ -17,7 +17,7 @@ from mindgrad import Tensor, ops
 
 import tensormethods_cases as TC
 from gradcheck import check_grads
-from test_catalogue import _same, decode, weights
+from test_catalogue import _same, check_gradients, decode
 
 FIXTURE = os.path.join(os.path.dirname(__file__), "fixtures", "tensormethods.json")
 RECORDS = {r["name"]: r for r in json.load(open(FIXTURE))["cases"]}
@@ -36,13 +36,6 @@ MINDSPORE_WRONG = {"set_": {0: "set_ has no gradient in MindSpore: zero for the 
 
 def test_fixture_covers_every_case() -> None:
     assert set(RECORDS) == set(CASES)
-
-
-def _loss(case, w):
-    def loss(*xs):
-        o = case.fn(ms, ops, *xs)
-        return ((o[0] if isinstance(o, (tuple, list)) else o) * w).sum()
-    return loss
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -65,15 +58,7 @@ def test_against_mindspore(name: str) -> None:
     if "grads" not in rec:
         assert not case.grad or "grad_error" in rec
         return
-    w = Tensor(weights(tuple(rec["outputs"][0]["shape"])))
-    g = ms.grad(_loss(case, w), grad_position=tuple(case.grad))(*ts)
-    g = g if isinstance(g, (tuple, list)) else (g,)
-    wrong = MINDSPORE_WRONG.get(name, {})
-    for k, (t, r) in enumerate(zip(g, rec["grads"])):
-        if k in wrong:  # the difference is still there (else this note is stale)
-            assert not np.allclose(t.asnumpy(), decode(r), rtol=1e-3), (name, k)
-            continue
-        _same(t.asnumpy(), decode(r), f"{name} gradient {k}", max(case.rtol, 1e-5), True)
+    check_gradients(name, case, rec, inputs, MINDSPORE_WRONG.get(name, {}))
 
 
 def _f64(seed: int, *shape: int) -> np.ndarray:

@@ -248,21 +248,25 @@ tensor_scatter_min = _tensor_scatter("min", "A copy of ``input_x`` with the slic
                                      "those are smaller.")
 
 
+def _scatter_kind(x: Tensor, idx: Tensor, u: Tensor, kind: str) -> Tensor:
+    """``x`` with the slices at the index tuples ``idx`` combined with ``u`` by ``kind``
+    (add, sub, update, or one of ``_combine``'s)."""
+    if kind == "add":
+        return F.tensor_scatter_add(x, idx, u)
+    if kind == "sub":
+        return F.tensor_scatter_add(x, idx, -u)
+    if kind == "update":
+        return F.tensor_scatter_update(x, idx, u)
+    return _combine(x, idx, u, kind)
+
+
 def _scatter_nd(kind: str):
     op = f"scatter_nd_{kind}"
 
     @_composite(name=op)
     def fn(input_x: Any, indices: Any, updates: Any, use_locking: bool = False) -> Tensor:
         x, idx, u = _nd_args(input_x, indices, updates, op)
-        if kind == "add":
-            out = F.tensor_scatter_add(x, idx, u)
-        elif kind == "sub":
-            out = F.tensor_scatter_add(x, idx, -u)
-        elif kind == "update":
-            out = F.tensor_scatter_update(x, idx, u)
-        else:
-            out = _combine(x, idx, u, kind)
-        return _updated(input_x, out)
+        return _updated(input_x, _scatter_kind(x, idx, u, kind))
 
     fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = (f"MindSpore's ``{op}``: the slices of ``input_x`` at the index tuples "
@@ -294,13 +298,7 @@ def _scatter_rows(kind: str):
     @_composite(name=op)
     def fn(input_x: Any, indices: Any, updates: Any) -> Tensor:
         x, idx, u = _row_args(input_x, indices, updates, op)
-        if kind == "update":
-            out = F.tensor_scatter_update(x, idx, u)
-        elif kind == "sub":
-            out = F.tensor_scatter_add(x, idx, -u)
-        else:
-            out = _combine(x, idx, u, kind)
-        return _updated(input_x, out)
+        return _updated(input_x, _scatter_kind(x, idx, u, kind))
 
     fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = (f"MindSpore's ``{op}``: row ``indices[i...]`` of ``input_x`` combined with "
