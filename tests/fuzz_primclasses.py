@@ -10,6 +10,7 @@ import re
 
 import numpy as np
 
+from mindgrad import int64 as ms_int64
 from mindgrad import ops
 
 import fuzz_ops as F
@@ -277,5 +278,123 @@ _cls2("Multinomial", lambda rng: [_i(0), _i(0), _p(rng, (2, 3)), _i(2)], 2,
       names=("multinomial",), out="")
 _cls2("RandomShuffle", lambda rng: [_i(0), _i(0), _t(rng, (4, 2))], 2, names=("shuffle",),
       out="")
+
+# --- boxes, colours, resizes, conversions, loops ---------------------------------------------
+_BOXES = np.array([[0, 0, 4, 4], [1, 2, 3, 6.]], F32)
+_cls2("IOU", lambda rng: [("str", None, "iou"), ("tensor", None, _BOXES.copy()),
+                          ("tensor", None, _BOXES[::-1].copy())], 1)
+_cls2("BoundingBoxEncode", lambda rng: [("tensor", None, _BOXES.copy()),
+                                        ("tensor", None, _BOXES[::-1].copy())], 0)
+_cls2("BoundingBoxDecode", lambda rng: [("shape", None, (8, 6)), ("tensor", None, _BOXES.copy()),
+                                        _t(rng, (2, 4))], 1)
+_cls2("CheckValid", lambda rng: [("tensor", None, _BOXES.copy()),
+                                 ("tensor", None, np.array([8, 6, 1.], F32))], 0, out="bool")
+_cls2("RGBToHSV", lambda rng: [("tensor", None, np.asarray(rng.random((2, 3)), F32))], 0)
+_cls2("HSVToRGB", lambda rng: [("tensor", None, np.asarray(rng.random((2, 3)), F32))], 0)
+_cls2("Im2Col", lambda rng: [_i(2), _t(rng, (1, 2, 3, 3))], 1, names=("unfold",))
+_cls2("ResizeLinear1D", lambda rng: [("str", None, "align_corners"), _t(rng, (1, 2, 4)),
+                                     ("shape", None, (6,))], 1, names=("interpolate",))
+_cls2("UpsampleNearest3D", lambda rng: [_t(rng, (1, 1, 2, 2, 2)), ("shape", None, (3, 4, 2))],
+      0, names=("interpolate",))
+_cls2("UpsampleTrilinear3D", lambda rng: [_b(False), _t(rng, (1, 1, 2, 2, 2)),
+                                          ("shape", None, (3, 4, 2))], 1,
+      names=("interpolate",))
+_cls2("AdaptiveAvgPool3D", lambda rng: [("shape", None, (1, 2, 2)), _t(rng, (1, 2, 3, 4, 4))],
+      1, names=("adaptive_avg_pool3d",))
+_cls2("AdaptiveMaxPool3D", lambda rng: [_t(rng, (1, 2, 3, 4, 4)), ("shape", None, (1, 2, 2))],
+      0, names=("adaptive_max_pool3d",))
+_cls2("MaxUnpool2D", lambda rng: [_i(2), _t(rng, (1, 1, 2, 2)),
+                                  ("index", None, np.array([[[[1, 6], [8, 15]]]], np.int64))], 1)
+_cls2("PadV3", lambda rng: [("str", None, "constant"), _t(rng, (2, 3)),
+                            ("shape", None, (1, 2, 0, 1)), _f(0.5)], 1, names=("pad",))
+_cls2("DataFormatDimMap", lambda rng: [("index", None, np.array([0, 1, 2, 3, -1], np.int32))], 0,
+      names=("gather", "floor_mod"))
+_cls2("DataFormatVecPermute", lambda rng: [("index", None, np.array([1, 2, 3, 4], np.int32))],
+      0, names=("gather",))
+def _fori_slots(rng):
+    rounds = [0]
+
+    def body(i, v):  # a spoiled bound (10**12) must not run for ever: the body gives up
+        rounds[0] += 1
+        if rounds[0] > 100:
+            raise ValueError("ForiLoop body (fuzzer): more than 100 rounds")
+        return ops.mul(v, 2)
+
+    return [_i(0), _i(3), ("fn", None, body), _t(rng, (2,))]
+
+
+_cls2("ForiLoop", _fori_slots, 0, names=("mul",), out="")
+def _while_slots(rng):
+    steps = [0]
+
+    def cond(v):  # three rounds, whatever the (possibly spoiled) value: no endless loop
+        steps[0] += 1
+        return steps[0] <= 3
+
+    return [("fn", None, cond), ("fn", None, lambda v: ops.add(v, 1)), _p(rng, (2,))]
+
+
+_cls2("WhileLoop", _while_slots, 0, names=("add",), out="")
+_cls2("ScalarToTensor", lambda rng: [_f(2.5)], 0, out="")
+_cls2("TupleToArray", lambda rng: [("shape", None, (1, 2))], 0, out="")
+_cls2("TensorShape", lambda rng: [_t(rng, _shape(rng))], 0, out="")
+_cls2("DType", lambda rng: [_t(rng, _shape(rng))], 0, out="")
+_cls2("CheckNumerics", lambda rng: [_t(rng, _shape(rng))], 0)
+_cls2("LogSpace", lambda rng: [_i(5), _i(2), _f(0.0), _f(3.0)], 2, names=("logspace",), out="")
+_cls2("NthElement", lambda rng: [_b(False), _t(rng, (3, 4)), _i(1)], 1, names=("sort",))
+_cls2("NuclearNorm", lambda rng: [_t(rng, (3, 4))], 0, names=("matrix_norm", "svd"))
+_cls2("ListDiff", lambda rng: [("index", None, np.array([1, 2, 3, 4], np.int32)),
+                               ("index", None, np.array([2, 5], np.int32))], 0, out="")
+_cls2("TridiagonalMatMul", lambda rng: [_t(rng, (1, 3)), _t(rng, (1, 3)), _t(rng, (1, 3)),
+                                        _t(rng, (3, 2))], 0)
+_cls2("MatrixSolveLs", lambda rng: [_t(rng, (4, 2), np.float64), _t(rng, (4, 1), np.float64),
+                                    _f(0.1)], 0, names=("matrix_solve", "matmul"))
+_cls2("EmbeddingLookup", lambda rng: [_t(rng, (3, 4)), ("index", None, np.array(
+    [[1, 3], [0, 2]], np.int32)), _i(1)], 0, names=("gather",))
+_cls2("IndexPut", lambda rng: [_i(0), _t(rng, (2, 3)), _t(rng, (2,)), ("tensors", None, [
+    np.array([0, 1], np.int32), np.array([2, 0], np.int32)])], 1,
+      names=("tensor_scatter_update", "tensor_scatter_add"))
+_cls2("CTCLossV2", lambda rng: [_t(rng, (5, 2, 3)), ("index", None, np.array([[1, 2], [2, 0]],
+                                                                            np.int32)),
+                                ("index", None, np.array([5, 4], np.int32)),
+                                ("index", None, np.array([2, 1], np.int32))], 0,
+      names=("ctc_loss",))
+_cls2("RandpermV2", lambda rng: [_i(6)], 0, out="")
+_cls2("NonDeterministicInts", lambda rng: [("shape", None, (2, 3))], 0, out="")
+_cls2("Cauchy", lambda rng: [("shape", None, [2, 3])], 1, out="")
+_cls2("ParallelConcat", lambda rng: [("tensors", None, [_arr(rng, (1, 2), F32),
+                                                        _arr(rng, (1, 2), F32)])], 0,
+      names=("concat",))
+_cls2("Assert", lambda rng: [_b(True), ("tensors", None, [_arr(rng, (2,), F32)])], 0, out="")
+_cls2("identity", lambda rng: [_t(rng, _shape(rng))], 0, out="")
+_cls2("MaxPoolWithArgmaxV2", lambda rng: [_i(2), _i(2), _t(rng, (1, 2, 4, 4))], 2,
+      names=("max_pool2d",))
+_cls2("MaxPool3DWithArgmax", lambda rng: [_i(2), _i(2), _i(0), _t(rng, (1, 1, 4, 4, 4))], 3,
+      names=("max_pool3d",))
+_cls2("MaxUnpool3D", lambda rng: [_i(2), _t(rng, (1, 1, 1, 1, 2)),
+                                  ("index", None, np.array([[[[[3, 7]]]]], np.int64))], 1)
+_cls2("AdjustHue", lambda rng: [("tensor", None, np.asarray(rng.random((2, 3)), F32)),
+                                _f(0.2)], 0, names=("RGBToHSV", "HSVToRGB", "add"))
+_cls2("AdjustSaturation", lambda rng: [("tensor", None, np.asarray(rng.random((2, 3)), F32)),
+                                       _f(0.6)], 0, names=("RGBToHSV", "HSVToRGB", "mul"))
+_cls2("RaggedRange", lambda rng: [("dtype", None, ms_int64),
+                                  ("index", None, np.array([2, 5, 8], np.int32)),
+                                  ("index", None, np.array([3, 5, 12], np.int32)),
+                                  ("index", None, np.array([1, 1, 2], np.int32))], 1, out="")
+_cls2("CompareAndBitpack", lambda rng: [_t(rng, (2, 16)), _f(0.1)], 0, out="")
+_cls2("LogNormalReverse", lambda rng: [_f(0.5), _f(0.2), _t(rng, (2, 3))], 2, out="")
+_cls2("ParameterizedTruncatedNormal", lambda rng: [
+    ("shape", None, (2, 3)), _t(rng, (2,)), _p(rng, (2,)), ("tensor", None, np.array(
+        [-1.0, 0.0], F32)), ("tensor", None, np.array([1.0, 3.0], F32))], 0,
+      names=("erf", "erfinv"), out="")
+for _name in ("FusedSparseAdam", "FusedSparseLazyAdam"):
+    _cls2(_name, lambda rng: [*_state(rng, 3), _f(0.9), _f(0.99), _f(0.1), _f(0.9), _f(0.99),
+                              _f(1e-8), _t(rng, (1, 3)), ("index", None,
+                                                          np.array([1], np.int32))], 0,
+          out="")
+_cls2("FusedSparseFtrl", lambda rng: [_f(0.1), _f(0.01), _f(0.02), _f(-0.5), *_state(rng, 3),
+                                      _t(rng, (2, 3)), _rows_idx(rng)], 4, out="")
+_cls2("FusedSparseProximalAdagrad", lambda rng: [*_state(rng, 2), _f(0.1), _f(0.01), _f(0.02),
+                                                 _t(rng, (2, 3)), _rows_idx(rng)], 0, out="")
 
 F.NOT_FUZZED["Depend"] = "returns its first argument, whatever it is (as depend)"

@@ -34,11 +34,17 @@ MINDSPORE_WRONG = {
     "ApplyFtrl": {0: _L1_SIGN, 1: _L1_SIGN},
     "ApplyAdagradDA": {0: _L1_SIGN, 1: _L1_SIGN},
 }
+# Outputs MindSpore's kernel leaves partly unwritten (they read 0 or stale memory): shapes and
+# dtypes only here, the values against NumPy below.
+UNWRITTEN = {"NLLLoss_none_ignore": {0: "the loss of an ignored label, reduction 'none'"}}
 # Gradients where MindSpore 2.10 is wrong and mindgrad keeps the exact derivative (checked
 # numerically in test_derivatives): case -> {gradient index: why}
 WRONG_GRADS = {
     # its bprop of SigmoidCrossEntropyWithLogits returns zeros for the label
     "SigmoidCrossEntropyWithLogits": {1: "zero for 'label'"},
+    # its CTC gradient is that of the loss of log_softmax(log_probs): exp(log_probs) less the
+    # posterior, right only for normalized log-probabilities (these are not)
+    "CTCLossV2": {0: "assumes normalized log-probabilities"},
 }
 
 
@@ -66,7 +72,8 @@ def test_against_mindspore(name: str) -> None:
         if k in wrong:
             assert not np.allclose(o.asnumpy(), decode(r), rtol=1e-4), (name, k)
             continue
-        _same(o.asnumpy(), decode(r), f"{name} output {k}", case.rtol, case.values)
+        values = case.values and k not in UNWRITTEN.get(name, {})
+        _same(o.asnumpy(), decode(r), f"{name} output {k}", case.rtol, values)
     if "grads" not in rec:
         assert not case.grad or "grad_error" in rec
         return
@@ -120,6 +127,15 @@ def test_apply_adagrad_da_against_numpy() -> None:
     got = _run("ApplyAdagradDA")
     for k, w in enumerate((want, want, gan, gsn)):
         np.testing.assert_allclose(got[k], w, rtol=1e-5)
+
+
+def test_nll_loss_ignore_index_without_reduction_against_numpy() -> None:
+    x, t, w = _inputs("NLLLoss_none_ignore")
+    loss, total = (o.asnumpy() for o in CASES["NLLLoss_none_ignore"].fn(
+        ms, ops, *[Tensor(a) for a in (x, t, w)]))
+    keep = t != 2
+    np.testing.assert_allclose(loss, np.where(keep, -x[np.arange(2), t] * w[t], 0), rtol=1e-6)
+    np.testing.assert_allclose(total, np.sum(w[t] * keep), rtol=1e-6)
 
 
 # --- the in-place rules of the updates ----------------------------------------------------

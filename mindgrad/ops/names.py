@@ -398,6 +398,7 @@ ROWS: list[Row] = [
     function("renorm", method="renorm"),
     # --- primclasses family: operator classes over functions that have rows above or none ----
     function("addcdiv", op="Addcdiv"),
+    function("ger", op="Ger"),
     function("addcmul", op="Addcmul"),
     function("bitwise_and", op="BitwiseAnd"),
     function("bitwise_or", op="BitwiseOr"),

@@ -493,5 +493,8 @@ from .layer_ops import *  # noqa: E402,F401,F403
 from .math_class_ops import *  # noqa: E402,F401,F403
 from .array_class_ops import *  # noqa: E402,F401,F403
 from .random_class_ops import *  # noqa: E402,F401,F403
+from .vision_class_ops import *  # noqa: E402,F401,F403
+from .utility_class_ops import *  # noqa: E402,F401,F403
+from .sparse_optimizer_ops import *  # noqa: E402,F401,F403
 
 __all__ = F._public_names(globals())

@@ -99,7 +99,7 @@ class Flatten(Primitive):
         x = F._tensor(input_x, "Flatten", "input_x")
         if x.ndim == 0:
             raise ValueError("For 'Flatten', 'input_x' must have rank >= 1, but got 0-D.")
-        return F.reshape(x, (x.shape[0], -1))
+        return F.reshape(x, (x.shape[0], int(np.prod(x.shape[1:], dtype=np.int64))))
 
 
 class GatherV2(Primitive):
@@ -236,7 +236,8 @@ class FillV2(Primitive):
                              f"{list(v.shape)}.")
         if isinstance(shape, Tensor):
             shape = tuple(int(s) for s in shape.asnumpy().reshape(-1))
-        return F.broadcast_to(F.reshape(v, ()), F._shape_arg(shape, "FillV2"))
+        size = F._sizes(F._shape_arg(shape, "FillV2"), "FillV2", "shape")
+        return F.broadcast_to(F.reshape(v, ()), size)
 
 
 class InplaceUpdateV2(Primitive):

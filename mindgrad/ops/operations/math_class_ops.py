@@ -117,6 +117,61 @@ class MatrixPower(Primitive):
         return _fn("matrix_power")(x, self.n)
 
 
+class RaggedRange(Primitive):
+    """``RaggedRange(Tsplits)(starts, limits, deltas)``: the ranges ``starts[i],
+    starts[i] + deltas[i], ...`` below ``limits[i]`` (above, for a negative delta) as a
+    ragged tensor: the tuple ``(rt_nested_splits, rt_dense_values)``, the row boundaries of
+    dtype ``Tsplits`` and the values one after another."""
+
+    def __init__(self, Tsplits: Any) -> None:  # noqa: N803
+        super().__init__()
+        if not isinstance(Tsplits, mstype.DType) or Tsplits not in (mstype.int32, mstype.int64):
+            raise TypeError(f"For 'RaggedRange', 'Tsplits' must be mindspore.int32 or "
+                            f"mindspore.int64, but got {Tsplits!r}.")
+        self.Tsplits = Tsplits
+
+    def __call__(self, starts: Any, limits: Any, deltas: Any) -> tuple:
+        op = "RaggedRange"
+        a, b, d = (F._tensor(v, op, n) for v, n in ((starts, "starts"), (limits, "limits"),
+                                                    (deltas, "deltas")))
+        if a.ndim > 1 or tuple(b.shape) != tuple(a.shape) or tuple(d.shape) != tuple(a.shape) \
+                or not (a.dtype == b.dtype == d.dtype):
+            raise ValueError(f"For '{op}', 'starts', 'limits' and 'deltas' must be 0-D or 1-D "
+                             f"of one shape and dtype, but got {a.dtype}{list(a.shape)}, "
+                             f"{b.dtype}{list(b.shape)} and {d.dtype}{list(d.shape)}.")
+        sa, sb, sd = (np.atleast_1d(t.asnumpy()) for t in (a, b, d))
+        if np.any(sd == 0):
+            raise ValueError(f"For '{op}', 'deltas' must not be 0, but got {sd.tolist()}.")
+        counts = np.maximum(np.ceil((sb - sa) / sd), 0).astype(np.int64)
+        splits = np.concatenate([[0], np.cumsum(counts)])
+        rows = np.repeat(np.arange(len(counts)), counts)
+        steps = np.arange(int(splits[-1])) - np.repeat(splits[:-1], counts)
+        first = Tensor(rows.astype(np.int64))
+        values = F.add(F.gather(F.reshape(a, (-1,)), first, 0),
+                       F.mul(F.gather(F.reshape(d, (-1,)), first, 0),
+                             Tensor(steps.astype(a.dtype.np_dtype))))
+        return Tensor(splits.astype(self.Tsplits.np_dtype)), values
+
+
+class CompareAndBitpack(Primitive):
+    """``CompareAndBitpack()(x, threshold)``: ``x > threshold`` packed 8 to a byte along the
+    last axis (first element in the highest bit), as UInt8."""
+
+    def __call__(self, x: Any, threshold: Any) -> Tensor:
+        t = F._tensor(x, "CompareAndBitpack")
+        if t.ndim < 1 or t.shape[-1] % 8:
+            raise ValueError(f"For 'CompareAndBitpack', the last axis of 'x' must be a "
+                             f"multiple of 8, but got shape {list(t.shape)}.")
+        th = F._tensor(threshold, "CompareAndBitpack", "threshold")
+        if th.size != 1:
+            raise ValueError(f"For 'CompareAndBitpack', 'threshold' must have one element, but "
+                             f"got shape {list(th.shape)}.")
+        bits = F.cast(F.greater(t, F.reshape(F.cast(th, t.dtype), ())), mstype.int32)
+        bits = F.reshape(bits, tuple(t.shape[:-1]) + (t.shape[-1] // 8, 8))
+        weights = Tensor(np.array([128, 64, 32, 16, 8, 4, 2, 1], np.int32))
+        return F.cast(F.reduce_sum(F.mul(bits, weights), -1), mstype.uint8)
+
+
 class SquareSumAll(Primitive):
     """``SquareSumAll()(x, y)``: the tuple ``(sum(x ** 2), sum(y ** 2))``."""
 
@@ -125,6 +180,9 @@ class SquareSumAll(Primitive):
         if tuple(x.shape) != tuple(y.shape):
             raise ValueError(f"For 'SquareSumAll', 'x' and 'y' must have one shape, but got "
                              f"{list(x.shape)} and {list(y.shape)}.")
+        if not (x.dtype.is_floating and y.dtype.is_floating):
+            raise TypeError(f"For 'SquareSumAll', 'x' and 'y' must be float Tensors, but got "
+                            f"{x.dtype} and {y.dtype}.")
         return F.reduce_sum(F.square(x)), F.reduce_sum(F.square(y))
 
 
@@ -403,7 +461,7 @@ class UnravelIndex(Primitive):
         return F.stack(rows[::-1], 0)
 
 
-__all__ = ["MatrixPower", "MulNoNan", "SquaredDifference", "Rint", "Logit", "NanToNum", "Cross",
+__all__ = ["RaggedRange", "CompareAndBitpack", "MatrixPower", "MulNoNan", "SquaredDifference", "Rint", "Logit", "NanToNum", "Cross",
            "Gelu", "SquareSumAll", "EqualCount", "ReduceAll", "ReduceAny", "ReduceStd",
            "LpNorm", "CumulativeLogsumexp", "SegmentSum", "SegmentMean", "SegmentMax",
            "SegmentMin", "SegmentProd", "SearchSorted", "LowerBound", "UpperBound",

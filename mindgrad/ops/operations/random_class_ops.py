@@ -131,5 +131,51 @@ class RandomShuffle(_Seeded):
         return _fn("shuffle")(x, self._stream)
 
 
+class LogNormalReverse(Primitive):
+    """``LogNormalReverse(mean=1.0, std=2.0)(input)``: draws of ``exp(N(mean, std))`` of
+    ``input``'s shape and dtype."""
+
+    def __init__(self, mean: float = 1.0, std: float = 2.0) -> None:
+        super().__init__()
+        for name, v in (("mean", mean), ("std", std)):
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise TypeError(f"For 'LogNormalReverse', '{name}' must be a float, but got "
+                                f"{type(v).__name__}.")
+        self.mean, self.std = float(mean), float(std)
+
+    def __call__(self, input: Any) -> Tensor:  # noqa: A002
+        x = F._tensor(input, "LogNormalReverse", "input")
+        if not x.dtype.is_floating:
+            raise TypeError(f"For 'LogNormalReverse', 'input' must be a float Tensor, but got "
+                            f"{x.dtype}.")
+        z = draw(shape=tuple(x.shape), kind="normal", dtype=np.dtype(x.dtype.np_dtype),
+                 seed=None)
+        return F.exp(F.add(F.mul(z, self.std), self.mean))
+
+
+class ParameterizedTruncatedNormal(_Seeded):
+    """``ParameterizedTruncatedNormal(seed=0, seed2=0)(shape, mean, stdevs, min, max)``:
+    draws of ``shape`` (batch first) from N(mean, stdevs) restricted to [min, max], one set
+    of parameters per batch row."""
+
+    def __call__(self, shape: Any, mean: Any, stdevs: Any, min: Any, max: Any) -> Tensor:  # noqa: A002
+        op = "ParameterizedTruncatedNormal"
+        size = _shape_of(op, shape)
+        ps = [F._tensor(v, op, n) for v, n in ((mean, "mean"), (stdevs, "stdevs"),
+                                               (min, "min"), (max, "max"))]
+        if len(size) < 1 or any(p.ndim != 1 or p.shape[0] not in (1, size[0]) for p in ps):
+            raise ValueError(f"For '{op}', the parameters must be 1-D of length 1 or "
+                             f"{size[0] if size else '?'} (the batch of 'shape' {list(size)}).")
+        m, s, lo, hi = (F.reshape(p, (-1,) + (1,) * (len(size) - 1)) for p in ps)
+        u = draw(shape=size, kind="uniform", dtype=np.dtype(np.float64), seed=self._stream)
+        # the inverse of the normal CDF over [cdf(lo), cdf(hi)] of the standardized bounds
+        erf = _fn("erf")
+        a = F.mul(F.add(erf(F.div(F.div(F.sub(lo, m), s), math.sqrt(2))), 1.0), 0.5)
+        b = F.mul(F.add(erf(F.div(F.div(F.sub(hi, m), s), math.sqrt(2))), 1.0), 0.5)
+        p = F.add(a, F.mul(F.cast(u, a.dtype), F.sub(b, a)))
+        z = F.mul(_fn("erfinv")(F.sub(F.mul(p, 2.0), 1.0)), math.sqrt(2))
+        return F.minimum(F.maximum(F.add(m, F.mul(z, s)), lo), hi)
+
+
 __all__ = ["StandardNormal", "UniformReal", "UniformInt", "TruncatedNormal", "Multinomial",
-           "RandomShuffle"]
+           "RandomShuffle", "LogNormalReverse", "ParameterizedTruncatedNormal"]
