@@ -507,6 +507,11 @@ spec("crop_and_resize", lambda rng: [
     ("tensor", None, _arr(rng, (2, 4, 5, 2), np.float32)),
     ("tensor", None, np.array([[0.1, 0.2, 0.9, 0.8], [0.0, 0.0, 1.0, 1.0]], np.float32)),
     ("index", None, np.array([1, 0], np.int32)), ("shape", None, (2, 3))], out="")
+spec("deformable_conv2d", lambda rng: [
+    ("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
+    ("tensor", None, _arr(rng, (3, 2, 2, 2), np.float32)),
+    ("tensor", None, _unit(rng, (1, 12, 3, 3), np.float32)), ("shape", None, (2, 2)),
+    ("shape", None, (1, 1, 1, 1)), ("shape", None, (0, 0, 0, 0))], out="float")
 spec("iou", lambda rng: [("tensor", None, _boxes_np(rng, 3)), ("tensor", None, _boxes_np(rng, 2))],
      _iou_ref, out="float", int_ok=False)
 spec("bounding_box_encode", lambda rng: [("tensor", None, _boxes_np(rng, 3)),

@@ -53,6 +53,11 @@ U3_IDX = _unpool_indices(419, (1, 2), (2, 2, 3), 2)
 KER3 = _r(420, (4, 2, 2, 3, 2))
 KERT = _r(421, (3, 2, 3, 3))   # (C_in, C_out / groups, kh, kw)
 COLS = _r(422, (2, 3 * 4, 12))  # fold: 3 channels, 2x2 windows, 3x4 of them
+DX = _r(426, (2, 4, 6, 5))
+DW = _r(427, (3, 4, 2, 3))
+DOFF = _r(428, (2, 3 * 6, 3, 2), lo=-1.5, hi=1.5)   # stride 2, padding 1 on the left
+DW2 = _r(429, (4, 2, 3, 3))
+DOFF2 = _r(430, (2, 3 * 2 * 9, 3, 1), lo=-1.2, hi=1.2)  # 2 deformable groups, dilation 2
 
 
 def _f(name: str, **kw: Any) -> Callable:
@@ -111,6 +116,14 @@ CASES: list[Case] = [
     Case("crop_and_resize_one_row",
          lambda ms, ops, im, b, i: ops.crop_and_resize(im, b, i, (1, 2), extrapolation_value=-1.0),
          [NHWC, BOXES, BOX_IDX], (0,), rtol=1e-4),
+    Case("deformable_conv2d",
+         lambda ms, ops, x, w, o, b: ops.deformable_conv2d(x, w, o, (2, 3), (1, 1, 2, 2),
+                                                           (0, 0, 1, 0), b),
+         [DX, DW, DOFF, _r(431, (3,))], (0, 1, 2, 3), rtol=1e-4),
+    Case("deformable_conv2d_groups",
+         lambda ms, ops, x, w, o: ops.deformable_conv2d(x, w, o, (3, 3), (1, 1, 2, 3),
+                                                        (1, 1, 0, 1), None, (1, 1, 1, 2), 2, 2),
+         [DX, DW2, DOFF2], (0, 1, 2), rtol=1e-4),
     # --- ops: boxes and decoding ----------------------------------------------------------
     Case("iou", lambda ms, ops, a, g: ops.iou(a, g), [ANCHORS, GTS], (0, 1)),
     Case("iou_iof", lambda ms, ops, a, g: ops.iou(a, g, "iof"), [ANCHORS, GTS], (0, 1)),

@@ -287,4 +287,95 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any,
     return F.transpose(F.reshape(out, (k, depth, ch, cw)), (0, 2, 3, 1))
 
 
-__all__ = ["grid_sample", "affine_grid", "crop_and_resize"]
+def _four(v: Any, op: str, arg: str, lo: int, ones_first: bool) -> tuple:
+    if not isinstance(v, (tuple, list)) or len(v) != 4 or not all(
+            F._is_int(i) and i >= lo for i in v):
+        raise ValueError(f"For '{op}', '{arg}' must be a tuple of 4 ints, each at least {lo}, "
+                         f"but got {v!r}.")
+    if ones_first and (v[0] != 1 or v[1] != 1):
+        raise ValueError(f"For '{op}', '{arg}' must be (1, 1, h, w) (N and C set to 1), but "
+                         f"got {tuple(v)}.")
+    return tuple(int(i) for i in v)
+
+
+@_composite
+def deformable_conv2d(x: Any, weight: Any, offsets: Any, kernel_size: Any, strides: Any,
+                      padding: Any, bias: Any = None, dilations: Any = (1, 1, 1, 1),
+                      groups: int = 1, deformable_groups: int = 1,
+                      modulated: bool = True) -> Tensor:
+    """The modulated deformable 2-D convolution of ``x`` (N, C, H, W) with ``weight``
+    (O, C / groups, kh, kw): each kernel tap reads ``x`` bilinearly (zero outside) at its
+    usual position moved by a learned offset, and is scaled by a learned mask. ``offsets``
+    (N, 3 * deformable_groups * kh * kw, H_out, W_out) holds the x offsets of every
+    (deformable group, tap), then the y offsets, then the masks; ``strides`` and
+    ``dilations`` are ``(1, 1, h, w)``, ``padding`` ``(top, bottom, left, right)``.
+    Differentiable in ``x``, ``weight``, ``offsets`` and ``bias``."""
+    op = "deformable_conv2d"
+    t = _float_tensor(x, op, "x", (4,))
+    w = _float_tensor(weight, op, "weight", (4,))
+    off = _float_tensor(offsets, op, "offsets", (4,))
+    if len({t.dtype, w.dtype, off.dtype}) != 1:
+        raise TypeError(f"For '{op}', 'x', 'weight' and 'offsets' must have the same dtype, "
+                        f"but got {t.dtype}, {w.dtype} and {off.dtype}.")
+    if not isinstance(modulated, bool) or not modulated:
+        raise ValueError(f"For '{op}', 'modulated' must be True, but got {modulated!r}.")
+    if not isinstance(kernel_size, (tuple, list)) or len(kernel_size) != 2 or not all(
+            F._is_int(k) and k > 0 for k in kernel_size):
+        raise ValueError(f"For '{op}', 'kernel_size' must be two positive ints, but got "
+                         f"{kernel_size!r}.")
+    kh, kw = int(kernel_size[0]), int(kernel_size[1])
+    _, _, sh, sw = _four(strides, op, "strides", 1, True)
+    _, _, dh, dw = _four(dilations, op, "dilations", 1, True)
+    top, bottom, left, right = _four(padding, op, "padding", 0, False)
+    n, c, h, wd = t.shape
+    o = w.shape[0]
+    for arg, v in (("groups", groups), ("deformable_groups", deformable_groups)):
+        if not F._is_int(v) or v < 1 or c % v:
+            raise ValueError(f"For '{op}', '{arg}' must be a positive int dividing the {c} "
+                             f"input channels, but got {v!r}.")
+    if tuple(w.shape[1:]) != (c // groups, kh, kw) or o % groups:
+        raise ValueError(f"For '{op}', 'weight' must have shape (O, {c // groups}, {kh}, {kw}) "
+                         f"with O divisible by groups={groups}, but got {list(w.shape)}.")
+    ho = (h + top + bottom - dh * (kh - 1) - 1) // sh + 1
+    wo = (wd + left + right - dw * (kw - 1) - 1) // sw + 1
+    dg, taps = int(deformable_groups), kh * kw
+    if ho < 1 or wo < 1 or tuple(off.shape) != (n, 3 * dg * taps, ho, wo):
+        raise ValueError(f"For '{op}', 'offsets' must have shape "
+                         f"{[n, 3 * dg * taps, ho, wo]} for x {list(t.shape)}, kernel "
+                         f"{[kh, kw]}, strides, dilations and padding, but got "
+                         f"{list(off.shape)}.")
+    F._sizes((n, c, taps, ho * wo), op, "offsets")
+    # the undeformed position of every (tap, output pixel), in x's unpadded coordinates
+    ki, kj = np.meshgrid(np.arange(kh) * dh, np.arange(kw) * dw, indexing="ij")
+    oi, oj = np.meshgrid(np.arange(ho) * sh - top, np.arange(wo) * sw - left, indexing="ij")
+    dtype = t.dtype.np_dtype
+    base_y = Tensor((ki.reshape(-1, 1, 1) + oi[None]).reshape(1, 1, taps, ho, wo).astype(dtype))
+    base_x = Tensor((kj.reshape(-1, 1, 1) + oj[None]).reshape(1, 1, taps, ho, wo).astype(dtype))
+    parts = F.reshape(off, (n, 3, dg, taps, ho, wo))
+    dx, dy, mask = (F.getitem(parts, (slice(None), k)) for k in range(3))
+    ys = F.reshape(F.add(dy, base_y), (n, dg, -1))
+    xs = F.reshape(F.add(dx, base_x), (n, dg, -1))
+    cg = c // dg
+    cols = []
+    for g in range(dg):
+        xg = F.getitem(t, (slice(None), slice(g * cg, (g + 1) * cg)))
+        v = sample(xg, [F.getitem(ys, (slice(None), g)), F.getitem(xs, (slice(None), g))],
+                   "bilinear")
+        m = F.reshape(F.getitem(mask, (slice(None), g)), (n, 1, -1))
+        cols.append(F.mul(v, m))  # (N, cg, taps * P)
+    col = F.concat(cols, 1) if dg > 1 else cols[0]
+    # the convolution of the sampled taps: per group, weight (O/g, C/g * taps) @ columns
+    col = F.reshape(col, (n, groups, (c // groups) * taps, ho * wo))
+    wm = F.reshape(w, (1, groups, o // groups, (c // groups) * taps))
+    out = F.reshape(F.matmul(F.broadcast_to(wm, (n,) + tuple(wm.shape[1:])), col),
+                    (n, o, ho, wo))
+    if bias is not None:
+        b = F._tensor(bias, op, "bias")
+        if tuple(b.shape) != (o,):
+            raise ValueError(f"For '{op}', 'bias' must have shape {[o]}, but got "
+                             f"{list(b.shape)}.")
+        out = F.add(out, F.reshape(b, (1, o, 1, 1)))
+    return out
+
+
+__all__ = ["grid_sample", "affine_grid", "crop_and_resize", "deformable_conv2d"]
