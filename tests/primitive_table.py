@@ -1144,6 +1144,25 @@ def plane_scatter_ref(g, idx, in_hw):
     return out.reshape((n, c) + tuple(in_hw))
 
 
+def _lstm_step_ref(gi, h, c, w):
+    z = gi + h @ w.T
+    hid = z.shape[-1] // 4
+    a = 1 / (1 + np.exp(-z))
+    a[..., 2 * hid:3 * hid] = np.tanh(z[..., 2 * hid:3 * hid])
+    i, f, g, o = np.split(a, 4, axis=-1)
+    c_new = f * c + i * g
+    return o * np.tanh(c_new), c_new, a
+
+
+def _lstm_step_grad_ref(gh, gc, h, c, w, c_new, a, ga):
+    i, f, g, o = np.split(a, 4, axis=-1)
+    tc = np.tanh(c_new)
+    dc = gh * o * (1 - tc ** 2) + gc
+    da = np.concatenate([dc * g, dc * c, dc * i, gh * tc], axis=-1) + ga
+    dz = da * np.concatenate([i * (1 - i), f * (1 - f), 1 - g ** 2, o * (1 - o)], axis=-1)
+    return dz, dz @ w, dc * f, dz.T @ h
+
+
 def _sce_ref(logits, labels):
     m = logits.max(-1, keepdims=True)
     lse = np.log(np.exp(logits - m).sum(-1)) + m[..., 0]
@@ -1242,6 +1261,10 @@ MORE_CASES = [
          keep(lambda b, a: _linrec_ref(b, a, 1)), N((2, 4), (2, 4))),
     Case("Unstack", "unstack", lambda x: ops.unstack(x, 1), lambda x: tuple(np.moveaxis(x, 1, 0)),
          N((2, 3))),
+    Case("LSTMStep", "lstm_step", prim("LSTMStep"), _lstm_step_ref,
+         N((3, 8), (3, 2), (3, 2), (8, 2))),
+    Case("LSTMStepGrad", "lstm_step_grad", prim("LSTMStepGrad"), _lstm_step_grad_ref,
+         N((3, 2), (3, 2), (3, 2), (3, 2), (8, 2), (3, 2), (3, 8), (3, 8)), order=2),
     Case("SoftmaxCrossEntropy", "softmax_cross_entropy", prim("SoftmaxCrossEntropy"), _sce_ref,
          lambda r: [r.standard_normal((3, 4)), r.dirichlet(np.ones(4), 3)]),
     # (1e-12 inside the logarithms, as MindSpore: 0 in float16)
