@@ -488,4 +488,4 @@ def test_fused_primitive_agrees_with_its_composite(case: Case, monkeypatch) -> N
 
 def test_fused_rows_exist() -> None:
     assert {c.prim for c in FUSED} >= {"ReduceVar", "ReduceNorm", "Softmax", "LSTMStep",
-                                       "LSTMStepGrad"}
+                                       "LSTMStepGrad", "GRUStep", "GRUStepGrad"}

@@ -26,7 +26,7 @@ from ...common.parameter import Parameter, ParameterTuple
 from ...core import dtype as mstype
 from ...core.tensor import Tensor
 from ...ops import functional as F
-from ...prims.recurrent import lstm_step
+from ...prims.recurrent import gru_step, lstm_step
 from ..cell import Cell
 from .basic import Dropout
 
@@ -92,6 +92,8 @@ def _step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Any) -> Any:
         # the hidden product, gate activations and state update are one fused primitive
         # (prims/recurrent.py)
         return lstm_step(gi if b_hh is None else F.add(gi, b_hh), h[0], h[1], w_hh)[:2]
+    if mode == "GRU":  # one fused primitive too
+        return gru_step(gi, h, w_hh, *(() if b_hh is None else (b_hh,)))[0]
     gh = F.matmul(h, w_hh, transpose_b=True)
     if b_hh is not None:
         gh = F.add(gh, b_hh)
@@ -99,13 +101,6 @@ def _step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Any) -> Any:
         return F.tanh(F.add(gi, gh))
     if mode == "RNN_RELU":
         return F.relu(F.add(gi, gh))
-    n3 = gi.shape[-1] // 3
-    i_r, i_z, i_n = F.split(gi, n3, -1)
-    h_r, h_z, h_n = F.split(gh, n3, -1)
-    r = F.sigmoid(F.add(i_r, h_r))
-    z = F.sigmoid(F.add(i_z, h_z))
-    n = F.tanh(F.add(i_n, F.mul(r, h_n)))
-    return F.add(n, F.mul(z, F.sub(h, n)))
 
 
 def _input_gates(x: Tensor, w_ih: Tensor, b_ih: Any) -> Tensor:
