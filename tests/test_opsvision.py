@@ -318,6 +318,20 @@ def test_graph_mode_and_vmap() -> None:
     np.testing.assert_allclose(
         ops.vmap(lambda a: mint.nn.functional.conv_transpose2d(a, w))(x).asnumpy(), looped,
         rtol=1e-5, atol=1e-6)
+    # the index checks are operations too, so unpooling and crops map over a batch
+    two = [Tensor(np.stack([v, v[::-1]])) for v in (VC.U2, VC.U2_IDX)]
+    mapped = ops.vmap(lambda a, i: ops.max_unpool2d(a, i, 2))(*two).asnumpy()
+    np.testing.assert_array_equal(mapped[1], _unpool(VC.U2[::-1], VC.U2_IDX[::-1], (6, 6)))
+    crops = ops.vmap(lambda b: ops.crop_and_resize(Tensor(VC.NHWC), b, Tensor(VC.BOX_IDX),
+                                                   (2, 3)))(Tensor(np.stack([VC.BOXES] * 2)))
+    np.testing.assert_allclose(crops.asnumpy()[1], ops.crop_and_resize(
+        Tensor(VC.NHWC), Tensor(VC.BOXES), Tensor(VC.BOX_IDX), (2, 3)).asnumpy(), rtol=1e-6)
+    deform = ms.jit(lambda a, b, o: ops.deformable_conv2d(a, b, o, (2, 3), (1, 1, 2, 2),
+                                                          (0, 0, 1, 0)))
+    np.testing.assert_allclose(
+        deform(*(Tensor(v) for v in (VC.DX, VC.DW, VC.DOFF))).asnumpy(),
+        ops.deformable_conv2d(Tensor(VC.DX), Tensor(VC.DW), Tensor(VC.DOFF), (2, 3),
+                              (1, 1, 2, 2), (0, 0, 1, 0)).asnumpy(), rtol=1e-6)
 
 
 # --- layers, unbatched inputs and randomness ------------------------------------------------

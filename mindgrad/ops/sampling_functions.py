@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
+from ..prims import indexing as IX
 from . import functional as F
 from .functional import _composite
 from .sorting import take_along
@@ -250,10 +251,8 @@ def crop_and_resize(image: Any, boxes: Any, box_indices: Any, crop_size: Any,
         raise TypeError(f"For '{op}', 'extrapolation_value' must be a float, but got "
                         f"{type(extrapolation_value).__name__}.")
     batch, h, w, depth = img.shape
-    ivals = idx.asnumpy()
-    if ivals.size and (ivals.min() < 0 or ivals.max() >= batch):
-        raise ValueError(f"For '{op}', each value of 'box_indices' must be in [0, {batch}), "
-                         f"but got {ivals.tolist()}.")
+    idx = IX.checked_indices(idx, batch, op, "each value of 'box_indices'",
+                             what=f" (an image batch of {batch})")
     ch, cw = int(crop_size[0]), int(crop_size[1])
     F._sizes((b.shape[0], depth, ch, cw * 4), op, "crop_size")
     x = F.cast(F.transpose(img, (0, 3, 1, 2)), mstype.float32)

@@ -16,6 +16,7 @@ import numpy as np
 
 from ..core import dtype as mstype
 from ..core.tensor import Tensor
+from ..prims import indexing as IX
 from ..prims.random import draw
 from . import functional as F
 from .functional import _composite
@@ -69,11 +70,9 @@ def _max_unpool(x: Any, indices: Any, kernel_size: Any, stride: Any, padding: An
     total = math.prod(F._sizes(size, op, "output_size"))
     F._sizes(lead + (total,), op, "output_size")
     flat_idx = F.reshape(idx, lead + (-1,))
-    vals = idx.asnumpy()
-    if vals.size and (vals.min() < 0 or vals.max() >= total):
-        raise ValueError(f"For '{op}', each value of 'indices' must be in [0, {total}) for an "
-                         f"output of spatial size {list(size)}, but got values from "
-                         f"{int(vals.min())} to {int(vals.max())}.")
+    # a check recorded as an operation, so it runs under vmap and in GRAPH mode too
+    flat_idx = IX.checked_indices(flat_idx, total, op, "each value of 'indices'",
+                                  what=f" (an output of spatial size {list(size)})")
     zeros = F.zeros(lead + (total,), t.dtype)
     out = tensor_scatter_elements(zeros, F.cast(flat_idx, mstype.int64),
                                   F.reshape(t, lead + (-1,)), t.ndim - nd)
