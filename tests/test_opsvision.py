@@ -393,6 +393,17 @@ def test_fractional_pooling_draws_from_the_seeded_generator() -> None:
                                   a.asnumpy().reshape(2, 3, -1))
     pool = nn.FractionalMaxPool3d(2, output_ratio=0.5)
     assert pool(Tensor(VC.CUBE)).shape == (1, 2, 3, 2, 3)
+    # the draw is an operation: a compiled call draws new windows each time
+    ms.set_seed(5)
+    windows = ms.jit(lambda t: ops.fractional_max_pool2d(t, 2, (3, 3), return_indices=True)[1])
+    big = Tensor(VC._r(440, (1, 4, 9, 9)))
+    assert not np.array_equal(windows(big).asnumpy(), windows(big).asnumpy())
+    # and the windows map over a batch of images and samples
+    s = Tensor(np.stack([VC.SAMPLES, VC.SAMPLES[::-1]]))
+    mapped = ops.vmap(lambda t, u: ops.fractional_max_pool2d(t, 2, (3, 4), _random_samples=u))(
+        Tensor(np.stack([VC.PLANE, VC.PLANE])), s).asnumpy()
+    np.testing.assert_array_equal(mapped[1], ops.fractional_max_pool2d(
+        x, 2, (3, 4), _random_samples=Tensor(VC.SAMPLES[::-1])).asnumpy())
 
 
 def test_ctc_and_boxes_edge_cases() -> None:

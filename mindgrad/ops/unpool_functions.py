@@ -4,8 +4,9 @@ of a max pooling written back at the positions its indices give, zeros elsewhere
 positions advance by a pseudo-random fractional stride, Graham's scheme as PyTorch draws it).
 
 Unpooling is a scatter of the values into a zero volume, whose cotangent is the gather at
-the same positions; fractional pooling finds each window's first maximum in NumPy and gathers
-it, so its gradient goes to that element, as a max pooling's does."""
+the same positions; fractional pooling gathers every window element, finds each window's first
+maximum (``argmax``) and gathers it again, so its gradient goes to that element, as a max
+pooling's does. All are operations, so they run under vmap and in GRAPH mode."""
 from __future__ import annotations
 
 import itertools
@@ -108,17 +109,19 @@ def max_unpool3d(x: Any, indices: Any, kernel_size: Any, stride: Any = None, pad
 
 
 # --- fractional max pooling ------------------------------------------------------------------
-def _starts(u: np.ndarray, n: int, out: int, k: int) -> np.ndarray:
-    """Window starts along one axis for samples ``u`` (any shape): PyTorch's intervals,
-    computed in the samples' float type as its kernels do."""
-    ft = u.dtype.type
+def _starts(u: Tensor, n: int, out: int, k: int) -> Tensor:
+    """Window starts (N, C, out) along one axis for the samples ``u`` (N, C): PyTorch's
+    intervals ``floor((i + u) * alpha) - floor(u * alpha)``, the last ``n - k``, computed in
+    the samples' float type as its kernels do."""
+    last = F.fill(mstype.int64, tuple(u.shape) + (1,), n - k)
     if out == 1:
-        return np.full(u.shape + (1,), n - k, np.int64)
-    alpha = ft(n - k) / ft(out - 1)
-    i = np.arange(out - 1, dtype=u.dtype)
-    seq = (np.floor((i + u[..., None]) * alpha).astype(np.int64)
-           - np.floor(u * alpha).astype(np.int64)[..., None])
-    return np.concatenate([seq, np.full(u.shape + (1,), n - k, np.int64)], -1)
+        return last
+    ft = u.dtype.np_dtype.type
+    alpha = float(ft(n - k) / ft(out - 1))
+    i = Tensor(np.arange(out - 1, dtype=u.dtype.np_dtype))
+    seq = F.sub(F.floor(F.mul(F.add(F.expand_dims(u, -1), i), alpha)),
+                F.expand_dims(F.floor(F.mul(u, alpha)), -1))
+    return F.concat([F.cast(seq, mstype.int64), last], -1)
 
 
 def _fractional(input: Any, kernel_size: Any, output_size: Any, output_ratio: Any,  # noqa: A002
@@ -149,37 +152,36 @@ def _fractional(input: Any, kernel_size: Any, output_size: Any, output_ratio: An
         raise ValueError(f"For '{op}', the output size {list(out)} plus the kernel size "
                          f"{list(k)} less one must not exceed the input's spatial size "
                          f"{list(dims)}.")
+    F._sizes((n, c, math.prod(out), math.prod(k)), op, "output_size")
     if samples is None:
-        u = draw(shape=(n, c, nd), kind="uniform", dtype=x.dtype.np_dtype, seed=None).asnumpy()
+        # a draw recorded as an operation: a compiled function draws anew on every call
+        u = draw(shape=(n, c, nd), kind="uniform", dtype=x.dtype.np_dtype, seed=None)
     else:
-        st = F._tensor(samples, op, "_random_samples")
-        if st.dtype not in _FLOATS or tuple(st.shape) != (n, c, nd):
+        u = F._tensor(samples, op, "_random_samples")
+        if u.dtype not in _FLOATS or tuple(u.shape) != (n, c, nd):
             raise ValueError(f"For '{op}', '_random_samples' must be a float Tensor of shape "
-                             f"{[n, c, nd]}, but got {st.dtype} of shape {list(st.shape)}.")
-        u = st.asnumpy()
-        if u.size and (u.min() < 0 or u.max() >= 1):
-            raise ValueError(f"For '{op}', '_random_samples' must be in [0, 1).")
+                             f"{[n, c, nd]}, but got {u.dtype} of shape {list(u.shape)}.")
+    u = F.stop_gradient(u)
     # the samples list the width first for 2-D pooling, the depth first for 3-D (PyTorch's)
     order = (1, 0) if nd == 2 else (0, 1, 2)
-    starts = [_starts(u[..., order[a]], dims[a], out[a], k[a]) for a in range(nd)]
-    a = x.asnumpy()
-    best = np.full((n, c) + out, -np.inf)
-    idx = np.zeros((n, c) + out, np.int64)
-    nn_, cc = np.meshgrid(np.arange(n), np.arange(c), indexing="ij")
-    nn_ = nn_.reshape((n, c) + (1,) * nd)
-    cc = cc.reshape((n, c) + (1,) * nd)
-    for tap in itertools.product(*(range(ki) for ki in k)):
-        pos = [np.broadcast_to(starts[ax].reshape((n, c) + (1,) * ax + (out[ax],)
-                                                  + (1,) * (nd - ax - 1)), (n, c) + out)
-               + tap[ax] for ax in range(nd)]
-        v = a[(nn_, cc) + tuple(pos)]
-        hit = (v > best) | (np.isnan(v) & ~np.isnan(best))
-        best = np.where(hit, v, best)
-        flat = np.ravel_multi_index(tuple(pos), dims)
-        idx = np.where(hit, flat, idx)
+    strides = [math.prod(dims[a + 1:]) for a in range(nd)]
+    base = None  # flat position of each window's first element: (N, C, *out)
+    for a in range(nd):
+        st = _starts(F.getitem(u, (slice(None), slice(None), order[a])), dims[a], out[a], k[a])
+        st = F.reshape(st, (n, c) + (1,) * a + (out[a],) + (1,) * (nd - a - 1))
+        term = F.mul(st, strides[a])
+        base = term if base is None else F.add(base, term)
+    base = F.reshape(F.broadcast_to(base, (n, c) + out), (n, c, -1))
+    offsets = np.array([sum(t * s for t, s in zip(tap, strides))
+                        for tap in itertools.product(*(range(ki) for ki in k))], np.int64)
+    # every window element, in row-major order: the first maximum wins, as in PyTorch
+    cand = F.add(F.expand_dims(base, -1), Tensor(offsets))             # (N, C, P, K)
     flat_x = F.reshape(x, (n, c, -1))
-    values = F.reshape(take_along(flat_x, Tensor(idx.reshape(n, c, -1)), 2), (n, c) + out)
-    index = Tensor(idx)
+    seen = take_along(F.stop_gradient(flat_x), F.reshape(cand, (n, c, -1)), 2)
+    best = F.argmax(F.reshape(seen, tuple(cand.shape)), -1, True)      # (N, C, P, 1)
+    idx = F.squeeze(take_along(cand, best, 3), -1)                       # (N, C, P)
+    values = F.reshape(take_along(flat_x, idx, 2), (n, c) + out)
+    index = F.reshape(idx, (n, c) + out)
     if not batched:
         values, index = F.squeeze(values, 0), F.squeeze(index, 0)
     return (values, index) if return_indices else values
