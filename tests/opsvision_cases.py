@@ -215,6 +215,11 @@ CASES: list[Case] = [
          (0,)),
     Case("f_interpolate_bilinear_align",
          _f("interpolate", scale_factor=1.5, mode="bilinear", align_corners=True), [IMG], (0,)),
+    Case("f_interpolate_bicubic", _f("interpolate", size=(8, 4), mode="bicubic"), [IMG],
+         (0,)),
+    Case("f_interpolate_bicubic_align",
+         _f("interpolate", scale_factor=(1.5, 0.5), mode="bicubic", align_corners=True), [IMG],
+         (0,)),
     # --- mint.nn layers ----------------------------------------------------------------------
     Case("m_Conv3d", _layer("mint.nn", lambda nn: nn.Conv3d(2, 3, (2, 2, 3), padding=1)),
          [VOL], (0,)),

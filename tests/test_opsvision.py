@@ -148,6 +148,20 @@ def _bilinear(x, size, align):
     return _linear_axis(_linear_axis(x, 2, size[0], align), 3, size[1], align)
 
 
+def _cubic_resize(x, size, align):
+    """PyTorch's bicubic upsampling: separable, taps clamped to the edges."""
+    for axis, m in zip((2, 3), size):
+        n = x.shape[axis]
+        i = np.arange(m)
+        src = i * ((n - 1) / (m - 1)) if align else (i + 0.5) * n / m - 0.5
+        lo = np.floor(src).astype(int)
+        shape = [1] * x.ndim
+        shape[axis] = m
+        x = sum(np.take(x, np.clip(lo - 1 + k, 0, n - 1), axis) * w.reshape(shape)
+                for k, w in enumerate(_cubic(src - lo)))
+    return x
+
+
 def _cubic(t):
     a = -0.75
     return [((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
@@ -214,6 +228,8 @@ NUMPY = {
     "f_max_unpool2d": lambda x, i: _unpool(x, i, (6, 6)),
     "f_interpolate_bilinear": lambda x: _bilinear(x, (7, 4), False),
     "f_interpolate_bilinear_align": lambda x: _bilinear(x, (7, 9), True),
+    "f_interpolate_bicubic": lambda x: _cubic_resize(x, (8, 4), False),
+    "f_interpolate_bicubic_align": lambda x: _cubic_resize(x, (7, 3), True),
     "m_Conv3d": lambda x: _conv(x, _seeded((3,), (3, 2, 2, 2, 3))[1],
                                 _seeded((3,), (3, 2, 2, 2, 3))[0], pad=1),
     "m_ConvTranspose2d": lambda x: _conv_t2d(x, _seeded((4,), (3, 4, 3, 3))[1],
