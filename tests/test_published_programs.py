@@ -93,3 +93,17 @@ def test_scalar_output_with_a_larger_sens(graph: bool) -> None:
     want = np.zeros((2, 3), np.float32)
     want[0, 1] = 4.0 * (0.5 if graph else 25.5)
     np.testing.assert_array_equal(got, want)
+
+
+def test_tensor_made_with_an_initializer_prints_uninitialized_until_read() -> None:
+    from mindgrad.common.initializer import One
+
+    t = Tensor(shape=(2, 2), dtype=ms.float32, init=One())
+    text = "Tensor(shape=[2, 2], dtype=Float32, value=\n<uninitialized>)"
+    assert str(t) == text and repr(t) == text and t.has_init
+    np.testing.assert_array_equal(t.asnumpy(), np.ones((2, 2), np.float32))
+    assert str(t) == "[[1. 1.]\n [1. 1.]]" and not t.has_init and t.init is None
+    u = Tensor(shape=(3,), dtype=ms.float32, init=One())
+    assert u.init_data() is u and str(u) == "[1. 1. 1.]"
+    with pytest.raises(TypeError, match="init_data"):
+        u.init_data()

@@ -11,7 +11,7 @@ from typing import Any, Dict
 
 import numpy as np
 
-__all__ = ["format_str", "format_repr"]
+__all__ = ["format_str", "format_repr", "format_uninitialized"]
 
 # NumPy's default print options, pinned explicitly.
 _DEFAULT_OPTIONS: Dict[str, Any] = dict(
@@ -154,3 +154,10 @@ def format_repr(arr: np.ndarray, dtype_name: str) -> str:
     head = "Tensor(shape=%s, dtype=%s, value=" % (_shape_text(arr.shape), dtype_name)
     sep = "\n" if arr.ndim >= 2 else " "
     return head + sep + _value_text(arr) + ")"
+
+
+def format_uninitialized(shape: tuple, dtype_name: str) -> str:
+    """``str`` and ``repr`` of a tensor made with an initializer whose value has not been read
+    yet, as MindSpore prints it."""
+    return "Tensor(shape=%s, dtype=%s, value=\n<uninitialized>)" % (_shape_text(shape),
+                                                                    dtype_name)
