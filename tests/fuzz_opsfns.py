@@ -86,5 +86,9 @@ spec("scalar_to_tensor", lambda rng: [("float", None, float(rng.normal()) * 4),
 spec("tuple_to_array", lambda rng: [("shape", None, tuple(int(v) for v in
                                                           rng.integers(-5, 5, size=3)))],
      lambda t: np.array(t, np.int32), out="")
+for _name, _ref in [("quantile", np.quantile), ("nanquantile", np.nanquantile)]:
+    spec(_name, lambda rng: [("tensor", None, _arr(rng, (3, 4))),
+                             ("float", None, float(rng.random())), ("axis", None, 1)],
+         (lambda f: lambda x, q, a=None: f(x, q, a))(_ref), int_ok=False)
 FZ.NOT_FUZZED["print_"] = "writes its inputs and returns None, as Print (test_opsfns.py)"
 # --- end of the opsfns family -------------------------------------------------------------------

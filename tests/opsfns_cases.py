@@ -265,6 +265,12 @@ CPU_REFUSED = [
     Case("baddbmm_ext", lambda ms, ops, i, a, b: ops.baddbmm_ext(i, a, b, beta=0.5, alpha=2.0),
          [_r(512, (2, 2, 4)), _r(513, (2, 2, 3)), _r(514, (2, 3, 4))]),
     Case("mse_loss_ext", lambda ms, ops, a, b: ops.mse_loss_ext(a, b, "sum"), [X, Y[0]]),
+    Case("quantile", lambda ms, ops, x: ops.quantile(x, 0.3), [X]),
+    Case("quantile_levels_axis", lambda ms, ops, x, q: ops.quantile(x, q, 1, True),
+         [X, np.array([0.0, 0.25, 0.9], np.float32)]),
+    Case("nanquantile", lambda ms, ops, x, q: ops.nanquantile(x, q, 0),
+         [np.array([[1.0, np.nan, 3.0], [np.nan, np.nan, 5.0], [2.0, 4.0, -1.0]], np.float32),
+          np.array(0.5, np.float32)]),
 ]
 
 MINT = [

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import warnings
 
 import numpy as np
 import pytest
@@ -34,6 +35,9 @@ NUMPY = {
     "einsum_ext": lambda a, b: np.einsum("ij,kj->ik", a, b),
     "baddbmm_ext": lambda i, a, b: 0.5 * i + 2.0 * (a @ b),
     "mse_loss_ext": lambda a, b: np.sum((a - b) ** 2, dtype=np.float32),
+    "quantile": lambda x: np.quantile(x, 0.3).astype(np.float32),
+    "quantile_levels_axis": lambda x, q: np.quantile(x, q, 1, keepdims=True).astype(np.float32),
+    "nanquantile": lambda x, q: np.nanquantile(x, q, 0).astype(np.float32),
 }
 
 # Where MindSpore 2.10 refuses a call with one exception type and mindgrad with another:
@@ -136,6 +140,8 @@ GRAD_CASES = {
                             * ops.clip_by_global_norm((a, b), 0.5)[1],
                             [_f64(11, 2, 2), _f64(12, 3)]),
     "clip_one_tensor": (lambda a: ops.clip_by_global_norm(a, 0.3), [_f64(13, 4)]),
+    "quantiles": (lambda x: ops.quantile(x, Tensor(np.array([0.1, 0.5, 0.95])), 1)
+                  + ops.nanquantile(x, 0.4, 1, True), [_f64(16, 3, 5)]),
     "mint_functions": (lambda r, t: mint.real(mint.polar(r, t)) * mint.imag(mint.polar(r, t))
                        + mint.erfinv(t * 0.5), [_f64(14, 4, lo=0.5, hi=2.0), _f64(15, 4)]),
 }
@@ -178,6 +184,39 @@ def test_cond_matches_numpy() -> None:
     for p in (None, 2, -2, 1, -1, np.inf, -np.inf, "fro", "nuc"):
         got = ops.cond(Tensor(a), p).asnumpy()
         np.testing.assert_allclose(got, np.linalg.cond(a, p), rtol=1e-10)
+
+
+def test_quantiles_match_numpy() -> None:
+    x = _f64(33, 3, 4, 5)
+    xn = x.copy()
+    xn[0, 1, 2] = np.nan
+    xn[1, :, 3] = np.nan  # a slice of NaN only
+    levels = np.array([0.0, 0.25, 0.5, 1.0])
+    for axis in (None, 0, -1):
+        for keep in (False, True):
+            for q in (0.3, Tensor(levels), Tensor(np.array(0.7))):
+                qa = q if isinstance(q, float) else q.asnumpy()
+                for f, ref, data in ((ops.quantile, np.quantile, x),
+                                     (ops.quantile, np.quantile, xn),
+                                     (ops.nanquantile, np.nanquantile, xn)):
+                    got = f(Tensor(data), q, axis, keep).asnumpy()
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")  # NumPy's "All-NaN slice"
+                        want = ref(data, qa, axis=axis, keepdims=keep)
+                    assert got.shape == want.shape, (f.__name__, axis, keep, qa)
+                    np.testing.assert_allclose(got, want, rtol=1e-12)
+
+
+def test_quantile_argument_errors() -> None:
+    x = Tensor(_f64(34, 2, 3).astype(np.float32))
+    for call, err in ((lambda: ops.quantile(x, 1.5), ValueError),
+                      (lambda: ops.quantile(x, Tensor(np.array([0.5]))), TypeError),  # float64 q
+                      (lambda: ops.quantile(x, 1), TypeError),
+                      (lambda: ops.quantile(x, 0.5, 2), ValueError),
+                      (lambda: ops.nanquantile(Tensor(np.ones(3, np.int32)), 0.5), TypeError),
+                      (lambda: ops.quantile(x, Tensor(np.ones((2, 2), np.float32))), ValueError)):
+        with pytest.raises(err, match="quantile"):
+            call()
 
 
 # --- gumbel_softmax ---------------------------------------------------------------------------------

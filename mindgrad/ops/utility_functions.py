@@ -1,7 +1,12 @@
 """General-purpose functions of ``mindspore.ops`` built on mindgrad's operators: the
 Gumbel-softmax sample (``gumbel_softmax``), a matrix's condition number (``cond``), gradient
-clipping by the global norm (``clip_by_global_norm``), ``print_``, and the scalar and tuple
-conversions ``scalar_cast``, ``scalar_to_tensor`` and ``tuple_to_array``.
+clipping by the global norm (``clip_by_global_norm``), the quantiles ``quantile`` and
+``nanquantile``, ``print_``, and the scalar and tuple conversions ``scalar_cast``,
+``scalar_to_tensor`` and ``tuple_to_array``.
+
+The quantiles interpolate linearly between the two sorted values around position
+``q * (n - 1)`` (NumPy's default method), through a stable sort and a gather, so they are
+differentiable in ``input`` (the gradient goes to the two values used).
 
 ``gumbel_softmax`` draws its noise from the stream ``mindspore.set_seed`` seeds (the numbers
 are NumPy's, as for every random function of mindgrad) and is differentiable in the logits;
@@ -20,6 +25,7 @@ from . import functional as F
 from .debug_ops import Print
 from .decompositions import matrix_norm
 from .functional import _composite
+from . import sorting
 from .math_functions import addn
 
 
@@ -127,6 +133,89 @@ def clip_by_global_norm(x: Any, clip_norm: Any = 1.0, use_norm: Any = None) -> A
     return out[0] if one else out
 
 
+# --- quantile, nanquantile ------------------------------------------------------------------------
+def _quantile_levels(q: Any, x: Tensor, op: str) -> tuple:
+    """``(levels, one)``: the levels of ``q`` as floats, and whether ``q`` is a single level
+    (a number or a 0-D Tensor: no axis for it in the result)."""
+    if isinstance(q, Tensor):
+        if q.dtype != x.dtype:
+            raise TypeError(f"For '{op}', 'q' must have the dtype of 'input', {x.dtype}, but "
+                            f"got {q.dtype}.")
+        if q.ndim > 1:
+            raise ValueError(f"For '{op}', a Tensor 'q' must be 0-D or 1-D, but got shape "
+                             f"{list(q.shape)}.")
+        levels, one = [float(v) for v in q.asnumpy().reshape(-1)], q.ndim == 0
+    elif isinstance(q, float):
+        levels, one = [q], True
+    else:
+        raise TypeError(f"For '{op}', 'q' must be a float or a Tensor, but got "
+                        f"{type(q).__name__}.")
+    if not all(0.0 <= v <= 1.0 for v in levels):
+        raise ValueError(f"For '{op}', 'q' must lie in [0, 1], but got {levels}.")
+    return levels, one
+
+
+def _quantile(input: Any, q: Any, axis: Any, keepdims: Any, skip_nan: bool,  # noqa: A002
+              op: str) -> Tensor:
+    if not isinstance(input, Tensor):
+        raise TypeError(f"For '{op}', 'input' must be a Tensor, but got {type(input).__name__}.")
+    if input.dtype not in (mstype.float32, mstype.float64):
+        raise TypeError(f"For '{op}', 'input' must be a Tensor of float32 or float64, but got "
+                        f"{input.dtype}.")
+    keepdims = F._flag(keepdims, op, "keepdims")
+    levels, one = _quantile_levels(q, input, op)
+    if axis is not None and (isinstance(axis, bool) or not isinstance(axis, int)):
+        raise TypeError(f"For '{op}', 'axis' must be None or an int, but got "
+                        f"{type(axis).__name__}.")
+    x = F.reshape(input, (-1,)) if axis is None or input.ndim == 0 else input
+    a = 0 if axis is None or input.ndim == 0 else F._axis(axis, input.ndim, op)
+    if x.shape[a] == 0:
+        raise ValueError(f"For '{op}', 'input' must not be empty along the axis, but got "
+                         f"shape {list(input.shape)}.")
+    values = sorting.take_along(x, sorting._positions(x, a, False), a)  # stable: NaN last
+    nan = F.isnan(F.stop_gradient(x))
+    if skip_nan:
+        count = F.reduce_sum(F.cast(F.logical_not(nan), x.dtype), a, True)
+    else:
+        count = F.fill(x.dtype, [1 if d == a else n for d, n in enumerate(x.shape)],
+                       float(x.shape[a]))
+    last = F.maximum(F.sub(count, 1.0), 0.0)
+    outs = []
+    for level in levels:
+        pos = F.mul(last, level)
+        lo = F.floor(pos)
+        hi = F.minimum(F.ceil(pos), last)
+        lo_v = sorting.take_along(values, F.cast(lo, mstype.int64), a)
+        hi_v = sorting.take_along(values, F.cast(hi, mstype.int64), a)
+        out = F.add(lo_v, F.mul(F.sub(hi_v, lo_v), F.sub(pos, lo)))
+        # NaN where a slice holds one (quantile) or holds nothing else (nanquantile)
+        undefined = F.equal(count, 0.0) if skip_nan else F.any(nan, a, True)
+        outs.append(F.select(undefined, F.fill(x.dtype, out.shape, float("nan")), out))
+    result = F.stack(outs) if not one else outs[0]
+    k = 0 if one else 1  # the axis of ``x`` reduced, in ``result``
+    if keepdims:
+        if axis is None or input.ndim == 0:
+            shape = (() if one else (len(levels),)) + (1,) * input.ndim
+            return F.reshape(result, shape)
+        return result
+    return F.squeeze(result, a + k)
+
+
+@_composite
+def quantile(input: Any, q: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A002
+    """The ``q``-th quantiles of ``input`` (float32 or float64) along ``axis`` (None: of all
+    elements), interpolating linearly; ``q`` is a float or a 0-D / 1-D Tensor of levels in
+    [0, 1] (of ``input``'s dtype; a 1-D ``q`` gives the result a first axis of its length).
+    A slice holding NaN gives NaN."""
+    return _quantile(input, q, axis, keepdims, False, "quantile")
+
+
+@_composite
+def nanquantile(input: Any, q: Any, axis: Any = None, keepdims: bool = False) -> Tensor:  # noqa: A002
+    """``quantile`` ignoring NaN (NaN only where a slice holds nothing else)."""
+    return _quantile(input, q, axis, keepdims, True, "nanquantile")
+
+
 # --- printing and scalar conversions -----------------------------------------------------------
 def print_(*input_x: Any) -> None:
     """Write each input (strings, numbers, Tensors, tuples of them) on a line of its own, as
@@ -197,5 +286,5 @@ def tuple_to_array(input_x: Any) -> Tensor:
     return Tensor(values.astype(np.float32))
 
 
-__all__ = ["gumbel_softmax", "cond", "clip_by_global_norm", "print_", "scalar_cast",
+__all__ = ["gumbel_softmax", "cond", "clip_by_global_norm", "quantile", "nanquantile", "print_", "scalar_cast",
            "scalar_to_tensor", "tuple_to_array"]
