@@ -1514,3 +1514,6 @@ def public_ops_covered() -> set:
 
 # the array-manipulation, scatter, statistics and random operators' table
 import fuzz_arrayops  # noqa: E402,F401
+
+# opsfns family: MindSpore's other spellings of operators and general utilities
+import fuzz_opsfns  # noqa: E402,F401

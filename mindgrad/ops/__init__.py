@@ -46,6 +46,10 @@ from .special_ops import *  # noqa: F401,F403,E402
 # resizing
 from . import resize_functions  # noqa: E402
 from .resize_functions import *  # noqa: F401,F403,E402
+# opsfns family: MindSpore's other spellings of existing operators and general utilities
+from . import primitive_aliases, utility_functions  # noqa: E402
+from .primitive_aliases import *  # noqa: F401,F403,E402
+from .utility_functions import *  # noqa: F401,F403,E402
 for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.operations too
     setattr(operations, _name, getattr(special_ops, _name))
     if _name not in operations.__all__:
@@ -93,5 +97,6 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *pooling_functions.__all__, *volume_functions.__all__,
                   *special_functions.__all__, *decompositions.__all__,
                   *matrix_functions.__all__, *fft_functions.__all__,
-                  *special_ops.__all__, *resize_functions.__all__})
+                  *special_ops.__all__, *resize_functions.__all__,
+                  *primitive_aliases.__all__, *utility_functions.__all__})
 names.each_row(_publish)
