@@ -50,3 +50,7 @@ __all__ += _array_layers.__all__ + _padding.__all__
 # 3-D convolution and pooling
 from .volume import AvgPool3d, Conv3d, Conv3dTranspose, MaxPool3d  # noqa: E402,F401
 __all__ += ["AvgPool3d", "Conv3d", "Conv3dTranspose", "MaxPool3d"]
+# unpooling and fractional max pooling
+from . import unpooling as _unpooling  # noqa: E402
+from .unpooling import *  # noqa: E402,F401,F403
+__all__ += _unpooling.__all__
