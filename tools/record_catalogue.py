@@ -40,7 +40,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "arrayops": ("arrayops_cases", "arrayops.json"),
           "nnmisc": ("nnmisc_cases", "nnmisc.json"),
           "tensormethods": ("tensormethods_cases", "tensormethods.json"),
-          "special": ("special_cases", "special.json")}
+          "special": ("special_cases", "special.json"),
+          "nncells": ("nncells_cases", "nncells.json")}
 
 
 def _suite(name: str) -> tuple:
