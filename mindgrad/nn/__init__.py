@@ -31,3 +31,4 @@ from .micro_batch import (GradAccumulationCell, MicroBatchInterleaved,  # noqa: 
                           PipelineCell, VirtualDatasetCellTriple)
 from .loss_sampled import SampledSoftmaxLoss  # noqa: E402,F401
 from .optim import AdamOffload  # noqa: E402,F401
+from .parameter_init import no_init_parameters  # noqa: E402,F401
