@@ -42,7 +42,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "tensormethods": ("tensormethods_cases", "tensormethods.json"),
           "special": ("special_cases", "special.json"),
           "opsfns": ("opsfns_cases", "opsfns.json"),
-          "opsvision": ("opsvision_cases", "opsvision.json")}
+          "opsvision": ("opsvision_cases", "opsvision.json"),
+          "nncells": ("nncells_cases", "nncells.json")}
 
 
 def _suite(name: str) -> tuple:

@@ -35,6 +35,9 @@ class Parameter(Tensor):
 
     __slots__ = ("_name", "_requires_grad", "_layerwise_parallel", "_parallel_optimizer",
                  "_trace", "_subs", "_named")
+    # MindSpore's flag for delaying initialization (False inside nn.no_init_parameters);
+    # mindgrad initializes at creation either way
+    init_param = True
 
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True,
