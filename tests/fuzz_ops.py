@@ -1598,3 +1598,5 @@ import fuzz_arrayops  # noqa: E402,F401
 
 # opsfns family: MindSpore's other spellings of operators and general utilities
 import fuzz_opsfns  # noqa: E402,F401
+# the operator classes of the primclasses family
+import fuzz_primclasses  # noqa: E402,F401

@@ -43,7 +43,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "special": ("special_cases", "special.json"),
           "opsfns": ("opsfns_cases", "opsfns.json"),
           "opsvision": ("opsvision_cases", "opsvision.json"),
-          "nncells": ("nncells_cases", "nncells.json")}
+          "nncells": ("nncells_cases", "nncells.json"),
+          "primclasses": ("primclasses_cases", "primclasses.json")}
 
 
 def _suite(name: str) -> tuple:
