@@ -1595,3 +1595,8 @@ def public_ops_covered() -> set:
 
 # the array-manipulation, scatter, statistics and random operators' table
 import fuzz_arrayops  # noqa: E402,F401
+
+# opsfns family: MindSpore's other spellings of operators and general utilities
+import fuzz_opsfns  # noqa: E402,F401
+# the operator classes of the primclasses family
+import fuzz_primclasses  # noqa: E402,F401
