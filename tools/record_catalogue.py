@@ -41,7 +41,10 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "nnmisc": ("nnmisc_cases", "nnmisc.json"),
           "tensormethods": ("tensormethods_cases", "tensormethods.json"),
           "special": ("special_cases", "special.json"),
-          "opsfns": ("opsfns_cases", "opsfns.json")}
+          "opsfns": ("opsfns_cases", "opsfns.json"),
+          "opsvision": ("opsvision_cases", "opsvision.json"),
+          "nncells": ("nncells_cases", "nncells.json"),
+          "primclasses": ("primclasses_cases", "primclasses.json")}
 
 
 def _suite(name: str) -> tuple:

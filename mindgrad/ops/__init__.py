@@ -50,6 +50,11 @@ from .resize_functions import *  # noqa: F401,F403,E402
 from . import primitive_aliases, utility_functions  # noqa: E402
 from .primitive_aliases import *  # noqa: F401,F403,E402
 from .utility_functions import *  # noqa: F401,F403,E402
+# opsvision family: sampling, boxes, unpooling and fractional pooling
+from . import box_functions, sampling_functions, unpool_functions  # noqa: E402
+from .box_functions import *  # noqa: F401,F403,E402
+from .sampling_functions import *  # noqa: F401,F403,E402
+from .unpool_functions import *  # noqa: F401,F403,E402
 for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.operations too
     setattr(operations, _name, getattr(special_ops, _name))
     if _name not in operations.__all__:
@@ -98,5 +103,7 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *special_functions.__all__, *decompositions.__all__,
                   *matrix_functions.__all__, *fft_functions.__all__,
                   *special_ops.__all__, *resize_functions.__all__,
-                  *primitive_aliases.__all__, *utility_functions.__all__})
+                  *primitive_aliases.__all__, *utility_functions.__all__,
+                  *box_functions.__all__, *sampling_functions.__all__,
+                  *unpool_functions.__all__})
 names.each_row(_publish)

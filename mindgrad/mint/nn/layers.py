@@ -22,7 +22,8 @@ __all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "SiLU", "GELU", "ELU", "SELU", "M
            "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
-           "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "Conv1d", "AvgPool1d",
+           "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "ReflectionPad3d",
+           "ReplicationPad3d", "Conv1d", "AvgPool1d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "PixelShuffle", "Upsample", "UpsamplingNearest2d"]
 
@@ -381,7 +382,7 @@ def _pad_layer(name: str, n: int, mode: str, with_value: bool) -> type:
 for _n in (1, 2, 3):
     globals()[f"ZeroPad{_n}d"] = _pad_layer(f"ZeroPad{_n}d", _n, "constant", False)
     globals()[f"ConstantPad{_n}d"] = _pad_layer(f"ConstantPad{_n}d", _n, "constant", True)
-for _n in (1, 2):
+for _n in (1, 2, 3):
     globals()[f"ReflectionPad{_n}d"] = _pad_layer(f"ReflectionPad{_n}d", _n, "reflect", False)
     globals()[f"ReplicationPad{_n}d"] = _pad_layer(f"ReplicationPad{_n}d", _n, "replicate",
                                                    False)

@@ -1,6 +1,6 @@
 """``mint.nn.functional``'s 1-D convolution and pooling (as their 2-D forms over a height of
-one), adaptive pooling, ``pixel_shuffle`` and nearest-neighbour ``interpolate``, composed of
-mindgrad operators (so differentiable)."""
+one), adaptive pooling, ``pixel_shuffle`` and ``interpolate`` (nearest and linear modes),
+composed of mindgrad operators (so differentiable)."""
 from __future__ import annotations
 
 import math
@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ... import ops
+from ...ops.resize_functions import _resize_axis
 from ...core.tensor import Tensor
 from .._utils import tensor_arg
 
@@ -141,15 +142,28 @@ def pixel_shuffle(input: Any, upscale_factor: int) -> Any:  # noqa: A002
     return ops.reshape(x, tuple(lead) + (c // (r * r), h * r, w * r))
 
 
+# mode -> the input rank it resamples (the linear modes blend neighbours along each axis)
+_LINEAR_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5}
+
+
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa: A002
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None) -> Any:
-    """``input`` (``(N, C, *spatial)``) resized by nearest-neighbour sampling to ``size``
-    or by ``scale_factor`` (source index ``floor(i * in / out)``, as PyTorch)."""
+    """``input`` (``(N, C, *spatial)``) resized to ``size`` or by ``scale_factor``, as
+    PyTorch: ``mode`` 'nearest' (source index ``floor(i * in / out)``) or 'linear' /
+    'bilinear' / 'trilinear' for 3-D / 4-D / 5-D input (source position
+    ``(i + 0.5) * in / out - 0.5``, or ``i * (in - 1) / (out - 1)`` with
+    ``align_corners``; blended from its two neighbours along each axis)."""
     tensor_arg(input, "nn.functional.interpolate")
-    if mode != "nearest":
-        raise ValueError(f"mint.nn.functional.interpolate: mindgrad supports mode "
-                         f"'nearest' only, got {mode!r}")
+    if mode != "nearest" and mode not in _LINEAR_RANK:
+        raise ValueError(f"mint.nn.functional.interpolate: mindgrad supports the modes "
+                         f"'nearest', 'linear', 'bilinear' and 'trilinear', got {mode!r}")
+    if mode in _LINEAR_RANK and input.ndim != _LINEAR_RANK[mode]:
+        raise ValueError(f"mint.nn.functional.interpolate: mode {mode!r} takes "
+                         f"{_LINEAR_RANK[mode]}-D input, got shape {tuple(input.shape)}")
+    if mode == "nearest" and align_corners is not None:
+        raise ValueError("mint.nn.functional.interpolate: 'align_corners' is only for the "
+                         "linear modes")
     spatial = tuple(input.shape[2:])
     n = len(spatial)
     if (size is None) == (scale_factor is None):
@@ -162,15 +176,25 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
         scales = [float(scale_factor)] * n if isinstance(scale_factor, (int, float)) \
             else [float(f) for f in scale_factor]
         out = tuple(int(math.floor(s * f)) for s, f in zip(spatial, scales))
-    if len(out) != n:
-        raise ValueError(f"mint.nn.functional.interpolate: 'size' must have {n} entries for "
-                         f"'input' of shape {tuple(input.shape)}, got {size!r}")
+    if len(out) != n or len(scales) != n:
+        raise ValueError(f"mint.nn.functional.interpolate: 'size' / 'scale_factor' must have "
+                         f"{n} entries for 'input' of shape {tuple(input.shape)}, got "
+                         f"{size if size is not None else scale_factor!r}")
+    if min(out, default=1) < 1:
+        raise ValueError(f"mint.nn.functional.interpolate: the output size {out} must be "
+                         f"positive")
     x = input
     for k, (o, s, f) in enumerate(zip(out, spatial, scales)):
-        # PyTorch's nearest: the scale given (or in / out) maps output i to source i / scale
-        step = s / o if size is not None or recompute_scale_factor else 1.0 / f
-        idx = [min(int(math.floor(i * step)), s - 1) for i in range(o)]
-        x = ops.index_select(x, 2 + k, _index(idx))
+        # PyTorch: the scale given (or in / out) maps output i back to the source
+        exact = size is not None or recompute_scale_factor
+        if mode == "nearest":
+            step = s / o if exact else 1.0 / f
+            idx = [min(int(math.floor(i * step)), s - 1) for i in range(o)]
+            x = ops.index_select(x, 2 + k, _index(idx))
+        else:
+            # ops.interpolate's blend of two gathers (PyTorch's source positions)
+            x = _resize_axis(x, 2 + k, o, "linear", bool(align_corners),
+                             None if exact else f)
     return x
 
 

@@ -1,6 +1,6 @@
 """Optimizers (``nn.SGD``, ``nn.Momentum``, ``nn.Adam``, ``nn.AdamWeightDecay``,
 ``nn.RMSProp``) on the ``nn.Optimizer`` base."""
-from .adam import Adam, AdamWeightDecay  # noqa: F401
+from .adam import Adam, AdamOffload, AdamWeightDecay  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .rmsprop import RMSProp  # noqa: F401
 from .sgd import SGD, Momentum  # noqa: F401

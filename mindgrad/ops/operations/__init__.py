@@ -487,4 +487,11 @@ class BatchNorm(PrimitiveOp):
         return y, zeros, zeros, F.stop_gradient(bm), F.stop_gradient(bv)
 
 
+# primclasses family: optimizer updates, layer classes, array/math/random classes
+from .optimizer_ops import *  # noqa: E402,F401,F403
+from .layer_ops import *  # noqa: E402,F401,F403
+from .math_class_ops import *  # noqa: E402,F401,F403
+from .array_class_ops import *  # noqa: E402,F401,F403
+from .random_class_ops import *  # noqa: E402,F401,F403
+
 __all__ = F._public_names(globals())
