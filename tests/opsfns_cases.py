@@ -81,6 +81,9 @@ ALIASES = [
     Case("tensor_le", _o("tensor_le"), [I, J]),
     Case("tensor_lt", _o("tensor_lt"), [X, Y]),
     Case("tensor_lt_int_scalar", lambda ms, ops, x: ops.tensor_lt(x, 1), [I]),
+    *[Case(n + "_bools", _o(n), [np.array([True, False, True]), np.array([True, True, False])])
+      for n in ("tensor_add", "tensor_sub", "tensor_mul", "tensor_div", "tensor_floordiv",
+                "tensor_mod", "tensor_pow", "tensor_ge", "tensor_lt")],
     Case("tensor_muls", lambda ms, ops, x: ops.tensor_muls(x, 2.5), [X], (0,)),
     Case("tensor_muls_int_float", lambda ms, ops, x: ops.tensor_muls(x, 2.5), [I]),
     Case("tensor_muls_int_int", lambda ms, ops, x: ops.tensor_muls(x, 3), [I]),

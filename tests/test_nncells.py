@@ -224,6 +224,12 @@ def test_dropout_ext_in_training() -> None:
     cell2.set_train()
     z = cell2(Tensor(np.ones((4, 16, 3, 3), np.float32))).asnumpy().reshape(4, 16, -1)
     assert (z.min(-1) == z.max(-1)).all() and 0 < (z[..., 0] == 0).sum() < 64
+    p = ms.Parameter(Tensor(np.ones((6, 7), np.float32)), name="p")
+    cell3 = nn.DropoutExt(0.5, inplace=True)
+    cell3.set_train()
+    out = cell3(p).asnumpy()
+    np.testing.assert_array_equal(p.asnumpy(), out)
+    assert (out == 0).any()
 
 
 def test_sampled_softmax_loss_with_its_sampler() -> None:

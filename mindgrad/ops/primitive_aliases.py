@@ -24,9 +24,18 @@ from .nn_functions import mse_loss
 
 
 # --- the primitive instances (ops.tensor_add is MindSpore's P.Add(), ...) ---------------------
+def _not_both_bool(x: Any, y: Any, op: str) -> None:
+    """MindSpore's Add and RealDiv primitives take no pair of bool tensors (its ``ops.add``
+    does; Mul's takes them)."""
+    if isinstance(x, Tensor) and isinstance(y, Tensor) and x.dtype == y.dtype == mstype.bool_:
+        raise TypeError(f"For '{op}', the operands must not both be bool Tensors (cast them "
+                        f"to a number type first).")
+
+
 @_composite
 def tensor_add(input: Any, other: Any) -> Tensor:  # noqa: A002 - MindSpore's names
     """``input + other`` (MindSpore's Add primitive)."""
+    _not_both_bool(input, other, "tensor_add")
     return F.add(input, other)
 
 
@@ -60,6 +69,7 @@ def tensor_div(x: Any, y: Any) -> Tensor:
     truncated toward zero, and a division by zero the dtype's limit in the dividend's
     direction (0 for 0 / 0), as RealDiv's CPU kernel does; otherwise the true quotient."""
     a, b = F._operand(x, "tensor_div", "x"), F._operand(y, "tensor_div", "y")
+    _not_both_bool(a, b, "tensor_div")
     if isinstance(a, Tensor) and isinstance(b, Tensor) and a._data.dtype.kind in "iu" \
             and b._data.dtype.kind in "iu":
         return _truncated_div(a, b)
@@ -181,16 +191,21 @@ def diff_ext(input: Any, n: int = 1, dim: int = -1, prepend: Any = None,  # noqa
         raise TypeError(f"For 'diff_ext', 'n' must be an int, but got {type(n).__name__}.")
     if x.ndim == 0:
         raise IndexError("For 'diff_ext', 'input' must have rank >= 1, but got a 0-D Tensor.")
+    ends = []
     for name, p in (("prepend", prepend), ("append", append)):
-        if p is not None and F._strict_tensor(p, "diff_ext", name).dtype != x.dtype:
+        t = None if p is None else F._strict_tensor(p, "diff_ext", name)
+        if t is not None and t.dtype != x.dtype:
             raise TypeError(f"For 'diff_ext', '{name}' must have the dtype of 'input', "
-                            f"{x.dtype}, but got {p.dtype}.")
-    if not -x.ndim <= dim < x.ndim if F._is_int(dim) else False:
+                            f"{x.dtype}, but got {t.dtype}.")
+        ends.append(t)
+    if not F._is_int(dim):
+        raise TypeError(f"For 'diff_ext', 'dim' must be an int, but got {type(dim).__name__}.")
+    if not -x.ndim <= dim < x.ndim:
         raise IndexError(f"For 'diff_ext', 'dim' must be in [{-x.ndim}, {x.ndim}), but got "
-                         f"{dim!r}.")
+                         f"{dim}.")
     if n <= 0:
         return x
-    return diff(x, int(n), dim, prepend, append)
+    return diff(x, int(n), dim, *ends)
 
 
 @_composite

@@ -75,7 +75,9 @@ class Linear(Cell):
 
 
 class _DropoutP(Cell):
-    """A dropout with probability ``p`` of zeroing, active in training mode only."""
+    """A dropout with probability ``p`` of zeroing, active in training mode only.
+    ``inplace``: a Parameter input also takes the result (mindgrad's Tensors are values;
+    only Parameters are updated in place)."""
 
     who = ""
 
