@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from catalogue_cases import Case, _i, _r
+from catalogue_cases import Case, _r
 
 IMG = _r(401, (2, 3, 5, 6))
 GRID = _r(402, (2, 4, 3, 2), lo=-1.2, hi=1.2)

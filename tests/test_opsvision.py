@@ -26,7 +26,7 @@ import mindgrad.mint as mint
 from mindgrad import Tensor, nn, ops
 
 import opsvision_cases as VC
-from gradcheck import check_grads, check_vjp
+from gradcheck import check_grads
 from test_catalogue import _same, decode, weights
 from test_mint import _numerical_grad, _outs, _refused
 
