@@ -66,3 +66,6 @@ from .sparse_cells import *  # noqa: E402,F401,F403
 from .special_cells import *  # noqa: E402,F401,F403
 __all__ += (_combined.__all__ + _embedding_lookup.__all__ + _ext_layers.__all__
             + _image_quality.__all__ + _sparse_cells.__all__ + _special_cells.__all__)
+# the layers of the THOR optimizer (Dense, Embedding, EmbeddingLookup keeping its statistics)
+from .thor_layers import DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402,F401
+__all__ += ["DenseThor", "EmbeddingLookupThor", "EmbeddingThor"]

@@ -69,18 +69,23 @@ class EmbeddingLookup(Cell):
         if not isinstance(indices, Tensor) or indices.dtype not in (mstype.int32, mstype.int64):
             raise TypeError(f"For '{self.who}', the indices must be an int32 or int64 Tensor, "
                             f"but got {getattr(indices, 'dtype', type(indices).__name__)}.")
-        if self.target == "DEVICE":
-            out = ops.gather(self.embedding_table, indices, 0)
-        else:  # the CPU kernel: an index out of range gives a zero row
-            idx = indices.asnumpy()
-            inside = (idx >= 0) & (idx < self.vocab_size)
-            rows = ops.gather(self.embedding_table, Tensor(np.where(inside, idx, 0)), 0)
-            mask = Tensor(np.broadcast_to(inside[..., None], tuple(rows.shape)))
-            out = F.select(mask, rows, F.zeros_like(rows))
+        out = self._rows(indices)
         if self.max_norm is not None:
             axes = tuple(range(indices.ndim, out.ndim))
             out = ClipByNorm(axes)(out, Tensor(np.float32(self.max_norm)))
         return out
+
+    def _rows(self, indices: Tensor) -> Tensor:
+        """The looked-up rows, before any ``max_norm`` clipping (a subclass may watch them:
+        ``nn.EmbeddingLookupThor``)."""
+        if self.target == "DEVICE":
+            return ops.gather(self.embedding_table, indices, 0)
+        # the CPU kernel: an index out of range gives a zero row
+        idx = indices.asnumpy()
+        inside = (idx >= 0) & (idx < self.vocab_size)
+        rows = ops.gather(self.embedding_table, Tensor(np.where(inside, idx, 0)), 0)
+        mask = Tensor(np.broadcast_to(inside[..., None], tuple(rows.shape)))
+        return F.select(mask, rows, F.zeros_like(rows))
 
     def construct(self, indices: Tensor) -> Tensor:
         return self._lookup(indices)
