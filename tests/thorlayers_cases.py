@@ -32,7 +32,7 @@ def _build(ms: Any, make: Callable, seed: int = 0) -> Any:
     return net
 
 
-def _loss_cell(ms: Any, net: Any) -> Any:
+def _loss_cell(ms: Any, net: Any, doubled: bool = False) -> Any:
     class Loss(ms.nn.Cell):
         """``sum(cos-weights * net(x))``."""
 
@@ -43,7 +43,13 @@ def _loss_cell(ms: Any, net: Any) -> Any:
         def construct(self, x):
             out = self.inner(x)
             return (out * ms.Tensor(_cos(tuple(out.shape)))).sum()
-    return Loss(net)
+
+    class Doubled(Loss):
+        """``sum(2 * net(x))``: the same gradient for every output element."""
+
+        def construct(self, x):
+            return (self.inner(x) * 2).sum()
+    return (Doubled if doubled else Loss)(net)
 
 
 def _saved(ms: Any, net: Any) -> tuple:
@@ -74,13 +80,13 @@ def _first(make: Callable) -> Callable:
     return lambda ms, ops, x: _build(ms, make)(x)
 
 
-def _pgrad(make: Callable, graph: bool = False) -> Callable:
+def _pgrad(make: Callable, graph: bool = False, doubled: bool = False) -> Callable:
     """The trainable Parameters' gradients, then ``matrix_a`` and ``matrix_g``."""
     def fn(ms, ops, x):
         net = _build(ms, make)
 
         def run():
-            grads = ops.GradOperation(get_by_list=True)(_loss_cell(ms, net),
+            grads = ops.GradOperation(get_by_list=True)(_loss_cell(ms, net, doubled),
                                                         net.trainable_params())(x)
             return tuple(grads) + _saved(ms, net)
         return _in_mode(ms, graph, run)
@@ -103,6 +109,24 @@ def _train(make: Callable, graph: bool = False) -> Callable:
                 out += tuple(ms.Tensor(p.asnumpy()) for p in net.trainable_params())
                 out += _saved(ms, net)
             return out
+        return _in_mode(ms, graph, run)
+    return fn
+
+
+def _thor_off(make: Callable, graph: bool = False) -> Callable:
+    """A training step, then ``thor = False`` and a step on ``x[:1]``: the statistics after
+    each (in GRAPH mode the compiled step keeps the flag it was compiled with)."""
+    def fn(ms, ops, x):
+        net = _build(ms, make)
+
+        def run():
+            step = ms.nn.TrainOneStepCell(_loss_cell(ms, net),
+                                          ms.nn.Momentum(net.trainable_params(), 0.1, 0.9))
+            step(x)
+            out = _saved(ms, net)
+            net.thor = False
+            step(ms.Tensor(x.asnumpy()[:1]))
+            return out + _saved(ms, net)
         return _in_mode(ms, graph, run)
     return fn
 
@@ -170,6 +194,10 @@ def _family(name: str, make: Callable, x: np.ndarray, input_grad: bool, rtol: fl
 DENSE = _family("DenseThor", _dense, X53, True) + _family(
     "DenseThor_no_bias_tanh", _dense_act, X53, True, train=False) + [
     Case("DenseThor_input_grad", _first(_dense), [X53], (0,)),
+    Case("DenseThor_thor_off", _thor_off(_dense), [X53]),
+    Case("DenseThor_thor_off_graph", _thor_off(_dense, True), [X53]),
+    Case("DenseThor_pgrad_doubled", _pgrad(_dense, doubled=True), [X53]),
+    Case("DenseThor_pgrad_doubled_graph", _pgrad(_dense, True, doubled=True), [X53]),
     Case("DenseThor_err_3d", _fwd(_dense), [_r(902, (2, 5, 3))]),
     Case("DenseThor_err_channels", _fwd(_dense), [_r(903, (5, 4))]),
     Case("meta_DenseThor", _meta(_dense), []),
@@ -179,6 +207,10 @@ DENSE = _family("DenseThor", _dense, X53, True) + _family(
 EMBEDDING = _family("EmbeddingThor", _emb, IDS, False) + _family(
     "EmbeddingThor_1d", _emb, IDS1, False, train=False) + _family(
     "EmbeddingThor_one_hot", _emb_one_hot, IDS, False, train=False) + [
+    Case("EmbeddingThor_thor_off", _thor_off(_emb), [IDS]),
+    Case("EmbeddingThor_thor_off_graph", _thor_off(_emb, True), [IDS]),
+    Case("EmbeddingThor_pgrad_doubled", _pgrad(_emb, doubled=True), [IDS]),
+    Case("EmbeddingThor_pgrad_doubled_graph", _pgrad(_emb, True, doubled=True), [IDS]),
     Case("EmbeddingThor_err_float_ids", _fwd(_emb), [IDS.astype(np.float32)]),
     Case("meta_EmbeddingThor", _meta(_emb), []),
     Case("meta_EmbeddingThor_one_hot", _meta(_emb_one_hot), []),

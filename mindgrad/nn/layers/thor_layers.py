@@ -7,7 +7,9 @@ that are not trained: ``matrix_a``, from the layer's input on every forward call
 normalizers included, so that checkpoints interchange.
 
 The layers work with any optimizer; the ``thor`` attribute (True) turns the statistics off
-when set to False."""
+when set to False. In GRAPH mode, as in MindSpore, a compiled step keeps the value of
+``thor`` it was compiled with; a call that compiles anew (other input shapes) reads it
+again."""
 from __future__ import annotations
 
 from typing import Any
