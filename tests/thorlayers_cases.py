@@ -178,6 +178,16 @@ def nn_tensor(nn: Any) -> Any:
     return pkg.Tensor(np.zeros((6, 3), np.float32))
 
 
+def _ctor(make: Callable) -> Callable:
+    """The cell's Parameters right after ``make(ms)`` (its constructor's checks)."""
+    return lambda ms, ops: tuple(ms.Tensor(p.asnumpy())
+                                 for _, p in make(ms).parameters_and_names())
+
+
+def _ones_table(ms: Any) -> Any:
+    return ms.Tensor(np.arange(18, dtype=np.float32).reshape(6, 3))
+
+
 def _family(name: str, make: Callable, x: np.ndarray, input_grad: bool, rtol: float = 1e-5,
             train: bool = True, pgrad: bool = True) -> list:
     cases = [Case(name, _fwd(make), [x], (0,) if input_grad else (), rtol=rtol),
@@ -200,6 +210,14 @@ DENSE = _family("DenseThor", _dense, X53, True) + _family(
     Case("DenseThor_pgrad_doubled_graph", _pgrad(_dense, True, doubled=True), [X53]),
     Case("DenseThor_err_3d", _fwd(_dense), [_r(902, (2, 5, 3))]),
     Case("DenseThor_err_channels", _fwd(_dense), [_r(903, (5, 4))]),
+    Case("DenseThor_tensor_inits", _ctor(lambda ms: ms.nn.DenseThor(
+        2, 3, ms.Tensor(X53[:3, :2].copy()), ms.Tensor(X53[3, :].copy()))), []),
+    Case("DenseThor_err_in_channels", _ctor(lambda ms: ms.nn.DenseThor(0, 2)), []),
+    Case("DenseThor_err_weight_shape", _ctor(lambda ms: ms.nn.DenseThor(
+        3, 2, weight_init=ms.Tensor(np.ones((3, 2), np.float32)))), []),
+    Case("DenseThor_err_bias_shape", _ctor(lambda ms: ms.nn.DenseThor(
+        3, 2, bias_init=ms.Tensor(np.ones((3,), np.float32)))), []),
+    Case("DenseThor_err_has_bias", _ctor(lambda ms: ms.nn.DenseThor(3, 2, has_bias=1)), []),
     Case("meta_DenseThor", _meta(_dense), []),
     Case("meta_DenseThor_no_bias", _meta(_dense_act), []),
 ]
@@ -211,6 +229,13 @@ EMBEDDING = _family("EmbeddingThor", _emb, IDS, False) + _family(
     Case("EmbeddingThor_thor_off_graph", _thor_off(_emb, True), [IDS]),
     Case("EmbeddingThor_pgrad_doubled", _pgrad(_emb, doubled=True), [IDS]),
     Case("EmbeddingThor_pgrad_doubled_graph", _pgrad(_emb, True, doubled=True), [IDS]),
+    Case("EmbeddingThor_padding_idx", _ctor(lambda ms: ms.nn.EmbeddingThor(
+        6, 3, embedding_table=_ones_table(ms), padding_idx=4)), []),
+    Case("EmbeddingThor_err_padding_negative", _ctor(lambda ms: ms.nn.EmbeddingThor(
+        6, 3, embedding_table=_ones_table(ms), padding_idx=-1)), []),
+    Case("EmbeddingThor_err_padding_vocab", _ctor(lambda ms: ms.nn.EmbeddingThor(
+        6, 3, embedding_table=_ones_table(ms), padding_idx=6)), []),
+    Case("EmbeddingThor_err_vocab_size", _ctor(lambda ms: ms.nn.EmbeddingThor(0, 3)), []),
     Case("EmbeddingThor_err_float_ids", _fwd(_emb), [IDS.astype(np.float32)]),
     Case("meta_EmbeddingThor", _meta(_emb), []),
     Case("meta_EmbeddingThor_one_hot", _meta(_emb_one_hot), []),
@@ -229,6 +254,10 @@ LOOKUP = _family("EmbeddingLookupThor", _lookup, IDS, False, rtol=2e-3, train=Fa
         lambda nn: nn.EmbeddingLookupThor(6, 3, target="GPU")), [IDS]),
     Case("EmbeddingLookupThor_err_cpu_dense", _fwd(
         lambda nn: nn.EmbeddingLookupThor(6, 3, sparse=False)), [IDS]),
+    Case("EmbeddingLookupThor_err_vocab_size", _ctor(
+        lambda ms: ms.nn.EmbeddingLookupThor(0, 3)), []),
+    Case("EmbeddingLookupThor_err_sparse_type", _ctor(
+        lambda ms: ms.nn.EmbeddingLookupThor(6, 3, sparse=1)), []),
     Case("meta_EmbeddingLookupThor", _meta(_lookup), []),
     Case("meta_EmbeddingLookupThor_device", _meta(_lookup_device), []),
 ]

@@ -23,7 +23,7 @@ from ...ops import functional as F
 from ...ops.hooks import InsertGradientOf
 from .._helpers import one_hot_mask
 from ..cell import Cell
-from .basic import Dense
+from .basic import Dense, check_positive_int
 from .embedding import Embedding
 from .embedding_lookup import EmbeddingLookup
 
@@ -81,6 +81,21 @@ class DenseThor(_ThorStatistics, Dense):
     def __init__(self, in_channels: int, out_channels: int, weight_init: Any = "normal",
                  bias_init: Any = "zeros", has_bias: bool = True,
                  activation: Any = None) -> None:
+        # checked here too, so that the errors name DenseThor
+        check_positive_int(in_channels, "in_channels", "DenseThor")
+        check_positive_int(out_channels, "out_channels", "DenseThor")
+        if not isinstance(has_bias, bool):
+            raise TypeError(f"For 'DenseThor', 'has_bias' must be a bool, but got "
+                            f"{type(has_bias).__name__}.")
+        inits = [("weight_init", weight_init, (out_channels, in_channels))]
+        if has_bias:
+            inits.append(("bias_init", bias_init, (out_channels,)))
+        for name, init, shape in inits:
+            if isinstance(init, Tensor) and tuple(init.shape) != shape:
+                raise ValueError(f"For 'DenseThor', a Tensor '{name}' must have shape "
+                                 f"{list(shape)} (from in_channels={in_channels}, "
+                                 f"out_channels={out_channels}), but got "
+                                 f"{list(init.shape)}.")
         super().__init__(in_channels, out_channels, weight_init, bias_init, has_bias, activation)
         self._init_thor((self.in_channels,) * 2, (self.out_channels,) * 2, eye=True)
 
@@ -117,6 +132,16 @@ class EmbeddingThor(_ThorStatistics, Embedding):
     def __init__(self, vocab_size: int, embedding_size: int, use_one_hot: bool = False,
                  embedding_table: Any = "normal", dtype: Any = mstype.float32,
                  padding_idx: int | None = None) -> None:
+        check_positive_int(vocab_size, "vocab_size", "EmbeddingThor")
+        check_positive_int(embedding_size, "embedding_size", "EmbeddingThor")
+        if padding_idx is not None:  # MindSpore's range: no negative index
+            if isinstance(padding_idx, bool) or not isinstance(padding_idx, int) \
+                    or padding_idx < 0:
+                raise ValueError(f"For 'EmbeddingThor', 'padding_idx' must be an int in range "
+                                 f"[0, {vocab_size}), but got {padding_idx!r}.")
+            if padding_idx >= vocab_size:
+                raise IndexError(f"For 'EmbeddingThor', 'padding_idx' {padding_idx} is out of "
+                                 f"range for vocab_size {vocab_size}.")
         super().__init__(vocab_size, embedding_size, use_one_hot, embedding_table, dtype,
                          padding_idx)
         self._init_thor((self.vocab_size,), (self.embedding_size,) * 2, eye=False)
