@@ -44,7 +44,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "opsfns": ("opsfns_cases", "opsfns.json"),
           "opsvision": ("opsvision_cases", "opsvision.json"),
           "nncells": ("nncells_cases", "nncells.json"),
-          "primclasses": ("primclasses_cases", "primclasses.json")}
+          "primclasses": ("primclasses_cases", "primclasses.json"),
+          "lamblars": ("lamblars_cases", "lamblars.json")}
 
 
 def _suite(name: str) -> tuple:
