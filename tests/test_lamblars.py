@@ -74,11 +74,13 @@ def norm(x: np.ndarray) -> float:
     return float(np.sqrt(np.sum(np.square(x, dtype=np.float64))))
 
 
-def np_lamb(values, grads, lrs, b1=0.9, b2=0.999, eps=1e-6, wds=None, t0=0):
+def np_lamb(values, grads, lrs, b1=0.9, b2=0.999, eps=1e-6, wds=None, t0=0, store=None):
     """LAMB: Adam's bias-corrected moments, ``u = r + wd w`` and the step scaled by
     ``||w|| / ||u||`` (1 where a norm is 0). ``lrs[k]`` is the rate of step ``k``, ``wds[i]``
     the weight decay of parameter ``i`` (0 where it does not decay), ``t0`` the step count
-    before the first step."""
+    before the first step; ``store``: the dtype the parameters and moments are kept in
+    between steps."""
+    keep = (lambda a: a.astype(store).astype(np.float64)) if store else (lambda a: a)
     ps = [v.astype(np.float64) for v in values]
     m = [np.zeros_like(p) for p in ps]
     v = [np.zeros_like(p) for p in ps]
@@ -86,14 +88,16 @@ def np_lamb(values, grads, lrs, b1=0.9, b2=0.999, eps=1e-6, wds=None, t0=0):
     for k, gs in enumerate(grads):
         t = t0 + k + 1
         for i, g in enumerate(gs):
-            m[i] = b1 * m[i] + (1 - b1) * g
-            v[i] = b2 * v[i] + (1 - b2) * g * g
-            r = (m[i] / (1 - b1 ** t)) / (np.sqrt(v[i] / (1 - b2 ** t)) + eps)
+            g = g.astype(np.float64)
+            m_new = b1 * m[i] + (1 - b1) * g
+            v_new = b2 * v[i] + (1 - b2) * g * g
+            m[i], v[i] = keep(m_new), keep(v_new)
+            r = (m_new / (1 - b1 ** t)) / (np.sqrt(v_new / (1 - b2 ** t)) + eps)
             u = r + wds[i] * ps[i]
             wn, un = norm(ps[i]), norm(u)
             ratio = wn / un if wn > 0 and un > 0 else 1.0
             lr = lrs[k][i] if isinstance(lrs[k], (list, tuple)) else lrs[k]
-            ps[i] = ps[i] - lr * ratio * u
+            ps[i] = keep(ps[i] - lr * ratio * u)
     return ps, m, v
 
 
@@ -179,6 +183,33 @@ def test_lamb_trust_ratio_zero_norm_cases():
     r = g / (np.abs(g) + 1e-6)  # m_hat = g, v_hat = g^2 at the first step
     np.testing.assert_allclose(w.asnumpy(), -0.1 * r, rtol=1e-5)
     np.testing.assert_array_equal(z.asnumpy(), [1.0, -2.0])
+
+
+def test_lamb_float16_parameters_compute_in_float32():
+    params, values, grads = make_params()
+    half = [Parameter(Tensor(v.astype(np.float16)), name=p.name) for v, p in zip(values, params)]
+    opt = nn.Lamb(half, 0.05, weight_decay=0.1)
+    got = run(opt, half, [[g.astype(np.float16) for g in gs] for gs in grads])
+    assert all(g.dtype == np.float16 for g in got)
+    assert all(m.asnumpy().dtype == np.float16 for m in opt.moments1)
+    want, _, _ = np_lamb([v.astype(np.float16) for v in values],
+                         [[g.astype(np.float16) for g in gs] for gs in grads], [0.05] * STEPS,
+                         wds=[0.1, 0.0, 0.1], store=np.float16)
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(g, w, rtol=2e-3, atol=2e-3)
+    # a float16 sum of squares would overflow here (90000 > 65504): the norms are float32
+    big = Parameter(Tensor(np.ones((300, 300), np.float16)), name="big")
+    nn.Lamb([big], 0.25)((Tensor(np.full((300, 300), 0.5, np.float16)),))
+    np.testing.assert_allclose(big.asnumpy(), 0.75, rtol=1e-3)
+
+
+def test_lars_float16_gradients_stay_float16_and_finite():
+    big = Parameter(Tensor(np.ones((300, 300), np.float16)), name="big")
+    opt = nn.LARS(nn.Momentum([big], 1.0, 0.9), coefficient=0.1)
+    opt((Tensor(np.full((300, 300), 2.0, np.float16)),))
+    # coeff = 0.1 * 300 / (600 + 1e-5): each entry moves by 0.05 * 2
+    np.testing.assert_allclose(big.asnumpy(), 0.9, rtol=1e-3)
+    assert big.asnumpy().dtype == np.float16
 
 
 def test_lamb_learning_rate_list_and_schedule():
@@ -466,3 +497,6 @@ def test_inner_optimizer_hands_over_decay_and_scale():
     assert inner.reciprocal_scale == 1.0 and inner.loss_scale == 4.0
     assert opt.decay_flags == (True, False, True) and opt.weight_decay == 0.1
     assert opt.loss_scale == 4.0
+    # the wrapper's rate is MindSpore's stand-in; asking for it leaves the shared step alone
+    assert float(opt.get_lr().asnumpy()) == 0.0 and opt.get_lr().name == "fake_lr"
+    assert inner.global_step.asnumpy().tolist() == [0]

@@ -22,9 +22,21 @@ def _check_open_unit(value: Any, name: str, who: str) -> None:
         raise ValueError(f"For '{who}', '{name}' must be in range (0.0, 1.0), but got {value}.")
 
 
+def widened(x: Any) -> Any:
+    """``x`` in float32 if it is float16 (a float16 sum of squares overflows past 65504;
+    MindSpore's kernels compute these optimizers in float32 too), else ``x``."""
+    return F.cast(x, mstype.float32) if x.dtype == mstype.float16 else x
+
+
+def cast_to(x: Any, dtype: Any) -> Any:
+    """``x`` as ``dtype`` (itself when it already is)."""
+    return x if x.dtype == dtype else F.cast(x, dtype)
+
+
 def l2_norm(x: Any) -> Any:
-    """The Euclidean norm of all of ``x``'s elements, a scalar Tensor."""
-    return F.sqrt(F.reduce_sum(F.square(x)))
+    """The Euclidean norm of all of ``x``'s elements, a scalar Tensor (float32 for a float16
+    ``x``)."""
+    return F.sqrt(F.reduce_sum(F.square(widened(x))))
 
 
 class Lamb(Optimizer):
@@ -39,7 +51,8 @@ class Lamb(Optimizer):
 
     The state is MindSpore's, name for name: ``lamb_m.<name>`` and ``lamb_v.<name>`` (zeros)
     besides ``global_step``, whose value gives ``t``, so a checkpoint resumes the bias
-    correction where it was."""
+    correction where it was. Float16 parameters keep float16 state; their step is computed
+    in float32, as MindSpore's kernels do."""
 
     def __init__(self, params: Any, learning_rate: Any, beta1: float = 0.9,
                  beta2: float = 0.999, eps: float = 1e-6, weight_decay: float = 0.0) -> None:
@@ -68,20 +81,21 @@ class Lamb(Optimizer):
         b1, b2 = self.beta1, self.beta2
         for p, g, m, v, lr, wd in zip(self.parameters, grads, self.moments1, self.moments2,
                                       lrs, self._decays):
-            m_new = F.add(F.mul(m, b1), F.mul(g, 1.0 - b1))
-            v_new = F.add(F.mul(v, b2), F.mul(F.square(g), 1.0 - b2))
-            m.set_data(m_new)
-            v.set_data(v_new)
+            w, g = widened(p), widened(g)
+            m_new = F.add(F.mul(widened(m), b1), F.mul(g, 1.0 - b1))
+            v_new = F.add(F.mul(widened(v), b2), F.mul(F.square(g), 1.0 - b2))
+            m.set_data(cast_to(m_new, m.dtype))
+            v.set_data(cast_to(v_new, v.dtype))
             update = F.div(F.div(m_new, c1), F.add(F.sqrt(F.div(v_new, c2)), self.eps))
             if wd:
-                update = F.add(update, F.mul(p, wd))
-            w_norm, u_norm = l2_norm(p), l2_norm(update)
+                update = F.add(update, F.mul(w, wd))
+            w_norm, u_norm = l2_norm(w), l2_norm(update)
             # the trust ratio, 1 where either norm vanishes (a zero-initialised parameter
             # takes a plain Adam-like step; a zero update changes nothing either way)
             both = F.logical_and(F.greater(w_norm, 0.0), F.greater(u_norm, 0.0))
             ratio = F.select(both, F.div(w_norm, F.select(both, u_norm, F.ones_like(u_norm))),
                              F.ones_like(w_norm))
-            p.set_data(apply_gradient_descent(p, F.mul(lr, ratio), update))
+            p.set_data(cast_to(apply_gradient_descent(w, F.mul(lr, ratio), update), p.dtype))
         return True
 
 

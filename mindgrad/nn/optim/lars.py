@@ -8,7 +8,7 @@ from ...common.parameter import Parameter
 from ...core import dtype as mstype
 from ...core.tensor import Tensor
 from ...ops import functional as F
-from .lamb import l2_norm
+from .lamb import cast_to, l2_norm, widened
 from .optimizer import Optimizer
 
 
@@ -76,6 +76,11 @@ class LARS(Optimizer):
         optimizer._drop_weight_decay()
         optimizer.reciprocal_scale = 1.0
 
+    def get_lr(self) -> Any:
+        """MindSpore's wrapper answers its own stand-in rate ``fake_lr`` (0.0); the step
+        count it shares with the wrapped optimizer is left alone."""
+        return self.learning_rate
+
     def construct(self, gradients: Any) -> Any:
         grads = self.scale_grad(self._check_grads(gradients))
         lrs = self.opt._current_lrs() if self.use_clip else None
@@ -87,13 +92,15 @@ class LARS(Optimizer):
             wd = self._lars_decays[i]
             w_norm = l2_norm(p)
             denom = F.add(l2_norm(g), self.epsilon)
+            dtype = g.dtype
             if wd:
                 denom = F.add(denom, F.mul(w_norm, wd))
                 g = F.add(g, F.mul(p, wd))
             coeff = F.div(F.mul(w_norm, self.coefficient), denom)
             if self.use_clip:
                 coeff = F.clamp(F.div(coeff, lrs[i]), 0.0, 1.0)
-            out.append(F.mul(g, coeff))
+            # (a float16 gradient stays float16: the norms are float32)
+            out.append(cast_to(F.mul(widened(g), coeff), dtype))
         return self.opt(tuple(out))
 
 
