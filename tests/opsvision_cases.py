@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from catalogue_cases import Case, _i, _r
+from catalogue_cases import Case, _r
 
 IMG = _r(401, (2, 3, 5, 6))
 GRID = _r(402, (2, 4, 3, 2), lo=-1.2, hi=1.2)
@@ -182,6 +182,20 @@ CASES: list[Case] = [
     Case("fractional_max_pool2d_random",
          lambda ms, ops, x: ops.fractional_max_pool2d(x, 2, output_size=(3, 3)), [PLANE],
          values=False),
+    # --- bad input: refused by both ----------------------------------------------------------
+    Case("grid_sample_bad_grid", lambda ms, ops, x, g: ops.grid_sample(x, g[..., :1]),
+         [IMG, GRID]),
+    Case("affine_grid_bad_size", lambda ms, ops, t: ops.affine_grid(t, (3, 1, 4, 4)), [THETA]),
+    Case("iou_bad_mode", lambda ms, ops, a, g: ops.iou(a, g, "giou"), [ANCHORS, GTS]),
+    Case("crop_and_resize_bad_method",
+         lambda ms, ops, im, b, i: ops.crop_and_resize(im, b, i, (2, 2), "cubic"),
+         [NHWC, BOXES, BOX_IDX]),
+    Case("fractional_max_pool2d_too_big",
+         lambda ms, ops, x, s: ops.fractional_max_pool2d(x, 4, (5, 5), _random_samples=s),
+         [PLANE, SAMPLES]),
+    Case("deformable_conv2d_bad_offsets",
+         lambda ms, ops, x, w, o: ops.deformable_conv2d(x, w, o[:, :9], (2, 3), (1, 1, 2, 2),
+                                                        (0, 0, 1, 0)), [DX, DW, DOFF]),
     # --- nn layers --------------------------------------------------------------------------
     Case("nn_MaxUnpool1d", _layer("nn", lambda nn: nn.MaxUnpool1d(2)), [U1, U1_IDX], (0,)),
     Case("nn_MaxUnpool2d", _layer("nn", lambda nn: nn.MaxUnpool2d(2, 2)), [U2, U2_IDX], (0,)),
@@ -215,6 +229,11 @@ CASES: list[Case] = [
          (0,)),
     Case("f_interpolate_bilinear_align",
          _f("interpolate", scale_factor=1.5, mode="bilinear", align_corners=True), [IMG], (0,)),
+    Case("f_interpolate_bicubic", _f("interpolate", size=(8, 4), mode="bicubic"), [IMG],
+         (0,)),
+    Case("f_interpolate_bicubic_align",
+         _f("interpolate", scale_factor=(1.5, 0.5), mode="bicubic", align_corners=True), [IMG],
+         (0,)),
     # --- mint.nn layers ----------------------------------------------------------------------
     Case("m_Conv3d", _layer("mint.nn", lambda nn: nn.Conv3d(2, 3, (2, 2, 3), padding=1)),
          [VOL], (0,)),

@@ -107,3 +107,34 @@ def test_tensor_made_with_an_initializer_prints_uninitialized_until_read() -> No
     assert u.init_data() is u and str(u) == "[1. 1. 1.]"
     with pytest.raises(TypeError, match="init_data"):
         u.init_data()
+
+
+def test_tensordump_names_files_as_mindspore(tmp_path) -> None:
+    from mindgrad.ops import debug_ops
+
+    first = next(debug_ops._DUMPS) + 1  # the sequence is the process's
+    x = Tensor(np.arange(4, dtype=np.float32).reshape(2, 2))
+    assert ops.tensordump(str(tmp_path / "td"), x) is None
+    ops.tensordump(str(tmp_path / "td.npy"), Tensor(np.arange(3)))
+    ops.TensorDump("in")(str(tmp_path / "q"), x)
+    names = sorted(p.name for p in tmp_path.iterdir())
+    assert names == [f"q_float32_{first + 2}.npy", f"td_float32_{first}.npy",
+                     f"td_int64_{first + 1}.npy"]
+    np.testing.assert_array_equal(np.load(tmp_path / f"td_float32_{first}.npy"), x.asnumpy())
+    with pytest.raises(TypeError, match="file_name"):
+        ops.tensordump(3, x)
+    with pytest.raises(ValueError, match="'mode'.*'bad'"):
+        ops.tensordump(str(tmp_path / "z"), x, "bad")
+
+
+def test_outer_products_give_zeros_the_sign_blas_gives() -> None:
+    # the per-sample-gradients tutorial prints this gradient: MindSpore (BLAS) gives +0
+    theta = Tensor(np.array([0.2, -0.2, 0.1], np.float32))
+    s = Tensor(np.array([1.0, 2.0, 0.0], np.float32))
+    g = ms.grad(lambda t: ops.tensor_dot(t, s, axes=1) * -2.0)(theta).asnumpy()
+    np.testing.assert_array_equal(g, [-2.0, -4.0, 0.0])
+    assert not np.signbit(g[2])
+    outer = ops.matmul(Tensor(np.array([[-2.0], [3.0]], np.float32)),
+                       Tensor(np.array([[0.0, 1.0]], np.float32))).asnumpy()
+    np.testing.assert_array_equal(outer, [[0.0, -2.0], [0.0, 3.0]])
+    assert not np.signbit(outer[:, 0]).any()  # -2 * 0 is +0, as NumPy's matmul gives it

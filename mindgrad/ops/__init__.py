@@ -11,6 +11,7 @@ from .fourth_order import biharmonic, biharmonic_estimate  # noqa: F401
 from .multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from .primitive import prim_attr_register, constexpr  # noqa: F401
 from .hooks import HookBackward, InsertGradientOf  # noqa: F401
+from .debug_ops import tensordump  # noqa: F401
 from . import (array_functions, indexing_functions, linalg_functions,  # noqa: F401
                math_functions, nn_functions, random_ops, sorting)
 from .indexing_functions import *  # noqa: F401,F403
@@ -90,7 +91,7 @@ def _publish(row: names.Row) -> None:
 __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "get_grad",
                   "grad", "hessian", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp",
                   "vmap", "derivative", "jet", "laplacian", "linearize", "hvp", "divergence",
-                  "hutchinson_laplacian", "biharmonic", "biharmonic_estimate",
+                  "hutchinson_laplacian", "biharmonic", "biharmonic_estimate", "tensordump",
                   *multitype.__all__,
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,

@@ -1,5 +1,5 @@
 """``mint.nn.functional``'s 1-D convolution and pooling (as their 2-D forms over a height of
-one), adaptive pooling, ``pixel_shuffle`` and ``interpolate`` (nearest and linear modes),
+one), adaptive pooling, ``pixel_shuffle`` and ``interpolate`` (nearest, linear and cubic modes),
 composed of mindgrad operators (so differentiable)."""
 from __future__ import annotations
 
@@ -142,8 +142,37 @@ def pixel_shuffle(input: Any, upscale_factor: int) -> Any:  # noqa: A002
     return ops.reshape(x, tuple(lead) + (c // (r * r), h * r, w * r))
 
 
-# mode -> the input rank it resamples (the linear modes blend neighbours along each axis)
-_LINEAR_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5}
+# mode -> the input rank it resamples (the linear modes blend neighbours along each axis,
+# 'bicubic' four of them)
+_LINEAR_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
+
+
+def _cubic_axis(x: Any, axis: int, m: int, align: bool, scale: float | None) -> Any:
+    """One axis resampled by Keys' cubic convolution (a = -0.75) to ``m`` entries, PyTorch's
+    bicubic rule: source ``(i + 0.5) / scale - 0.5`` (unclamped) or ``i * (n - 1) / (m - 1)``
+    with ``align``; the taps ``floor(src) - 1 .. + 2`` clamped to the edges."""
+    n = x.shape[axis]
+    i = np.arange(m, dtype=np.float64)
+    if align:
+        src = i * ((n - 1) / (m - 1)) if m > 1 else np.zeros(m)
+    else:
+        src = (i + 0.5) * (1.0 / scale if scale else n / m) - 0.5
+    lo = np.floor(src)
+    t = src - lo
+    a = -0.75
+    weights = [((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+               ((a + 2) * t - (a + 3)) * t * t + 1,
+               ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
+               ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a]
+    shape = [1] * x.ndim
+    shape[axis] = m
+    out = None
+    for k, w in enumerate(weights):
+        idx = np.clip(lo.astype(np.int64) - 1 + k, 0, n - 1)
+        term = ops.mul(ops.index_select(x, axis, _index(idx)),
+                       Tensor(w.reshape(shape).astype(x.dtype.np_dtype)))
+        out = term if out is None else ops.add(out, term)
+    return out
 
 
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa: A002
@@ -153,11 +182,12 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
     PyTorch: ``mode`` 'nearest' (source index ``floor(i * in / out)``) or 'linear' /
     'bilinear' / 'trilinear' for 3-D / 4-D / 5-D input (source position
     ``(i + 0.5) * in / out - 0.5``, or ``i * (in - 1) / (out - 1)`` with
-    ``align_corners``; blended from its two neighbours along each axis)."""
+    ``align_corners``; blended from its two neighbours along each axis) or 'bicubic' (4-D:
+    four neighbours along each axis, Keys' cubic convolution)."""
     tensor_arg(input, "nn.functional.interpolate")
     if mode != "nearest" and mode not in _LINEAR_RANK:
-        raise ValueError(f"mint.nn.functional.interpolate: mindgrad supports the modes "
-                         f"'nearest', 'linear', 'bilinear' and 'trilinear', got {mode!r}")
+        raise ValueError(f"mint.nn.functional.interpolate: 'mode' must be 'nearest', "
+                         f"'linear', 'bilinear', 'trilinear' or 'bicubic', got {mode!r}")
     if mode in _LINEAR_RANK and input.ndim != _LINEAR_RANK[mode]:
         raise ValueError(f"mint.nn.functional.interpolate: mode {mode!r} takes "
                          f"{_LINEAR_RANK[mode]}-D input, got shape {tuple(input.shape)}")
@@ -191,6 +221,8 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
             step = s / o if exact else 1.0 / f
             idx = [min(int(math.floor(i * step)), s - 1) for i in range(o)]
             x = ops.index_select(x, 2 + k, _index(idx))
+        elif mode == "bicubic":
+            x = _cubic_axis(x, 2 + k, o, bool(align_corners), None if exact else f)
         else:
             # ops.interpolate's blend of two gathers (PyTorch's source positions)
             x = _resize_axis(x, 2 + k, o, "linear", bool(align_corners),
