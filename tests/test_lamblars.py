@@ -500,3 +500,25 @@ def test_inner_optimizer_hands_over_decay_and_scale():
     # the wrapper's rate is MindSpore's stand-in; asking for it leaves the shared step alone
     assert float(opt.get_lr().asnumpy()) == 0.0 and opt.get_lr().name == "fake_lr"
     assert inner.global_step.asnumpy().tolist() == [0]
+
+
+def test_signatures_are_mindspores():
+    """MindSpore's decorators hide these signatures from ``inspect`` (the signature list has
+    ``(*args, **kwargs)``); these are the parameters of its ``__init__`` source."""
+    import inspect
+
+    def params(cls):
+        sig = inspect.signature(cls.__init__)
+        return [(p.name, p.default) for p in list(sig.parameters.values())[1:]]
+
+    assert params(nn.Lamb) == [("params", inspect.Parameter.empty),
+                               ("learning_rate", inspect.Parameter.empty), ("beta1", 0.9),
+                               ("beta2", 0.999), ("eps", 1e-6), ("weight_decay", 0.0)]
+    got = params(nn.LARS)
+    assert got[:4] == [("optimizer", inspect.Parameter.empty), ("epsilon", 1e-05),
+                       ("coefficient", 0.001), ("use_clip", False)]
+    assert got[4][0] == "lars_filter"
+    keep = got[4][1]
+    names = ["fc.weight", "fc.bias", "LayerNorm.gamma", "bn.beta"]
+    assert [keep(Parameter(Tensor(np.zeros(1, np.float32)), name=n)) for n in names] == \
+        [True, False, False, True]
