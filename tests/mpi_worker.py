@@ -285,14 +285,18 @@ def _dataset(num_shards: int | None = None, shard_id: int | None = None):
 # case -> (layer, input rank, rows of the global batch of 8 on rank 0: rank 1 has the rest)
 SYNCBN_CASES = {"nn4d": ("nn", 4, 4), "nn2d_uneven": ("nn", 2, 3), "nn4d_graph": ("nn", 4, 4),
                 "nn_groups_pair": ("nn", 4, 4), "nn_groups_alone": ("nn", 4, 4),
-                "mint4d": ("mint", 4, 4), "mint_group": ("mint", 4, 4), "mint3d": ("mint", 3, 5)}
+                "mint4d": ("mint", 4, 4), "mint_group": ("mint", 4, 4), "mint3d": ("mint", 3, 5),
+                "nn2d_far": ("nn", 2, 4)}
 
 
-def syncbn_data(ndim: int) -> tuple:
-    """The global batch of 8 (channels 3, far from zero) and the loss's weights on it."""
+def syncbn_data(case: str) -> tuple:
+    """The global batch of 8 (channels 3, away from zero; around 3000 for the case
+    "far", where float32 sums of squares would lose the variance) and the loss's weights."""
+    ndim = SYNCBN_CASES[case][1]
     rng = np.random.default_rng(11 + ndim)
     shape = (8, 3) + (2, 2, 2)[:ndim - 2]
-    x = (rng.standard_normal(shape) * 2.0 + 3.0).astype(np.float32)
+    offset = 3000.0 if case.endswith("far") else 3.0
+    x = (rng.standard_normal(shape) * 2.0 + offset).astype(np.float32)
     return x, rng.standard_normal(shape).astype(np.float32)
 
 
@@ -356,8 +360,8 @@ def syncbn(out: dict, outdir: str) -> None:
     init()
     rank = get_rank()
     create_group("pair", [0, 1])
-    for case, (_, ndim, _) in SYNCBN_CASES.items():
-        x, w = syncbn_data(ndim)
+    for case in SYNCBN_CASES:
+        x, w = syncbn_data(case)
         rows = syncbn_rows(case, rank)
         got = syncbn_steps(syncbn_layer(case), x[rows], w[rows], graph=case.endswith("graph"))
         out.update({f"{case}/{k}": v for k, v in got.items()})

@@ -315,7 +315,7 @@ def syncbn(tmp_path_factory) -> list:
 def _syncbn_reference(case: str, rows: slice = slice(None)) -> dict:
     from mindgrad.compat import install, uninstall
 
-    x, w = W.syncbn_data(W.SYNCBN_CASES[case][1])
+    x, w = W.syncbn_data(case)
     install()
     try:
         return W.syncbn_steps(W.syncbn_layer(case, alone=True), x[rows], w[rows],
@@ -328,6 +328,9 @@ def _syncbn_check(ranks: list, case: str, refs: list, split: list) -> None:
     """Rank r's outputs and input gradients are rows ``split[r]`` of ``refs[r]``'s, the
     ranks' weight gradients sum to the reference's (what data parallelism all-reduces) and
     the moving statistics of every rank are the reference's."""
+    # around 3000, float32's spacing (2.4e-4) bounds how well even the one-process
+    # reference centres the values; float32 sums of squares would miss by 1e-2
+    tol, wtol = (5e-4, 4e-3) if case.endswith("far") else (2e-5, 2e-5)
     got = [{k.split("/", 1)[1]: v for k, v in ranks[r].items() if k.startswith(case + "/")}
            for r in range(2)]
     assert got[0] and set(got[0]) == set(refs[0])
@@ -335,12 +338,12 @@ def _syncbn_check(ranks: list, case: str, refs: list, split: list) -> None:
         if key[:1] == "y" or key[:2] == "dx" or key == "eval":
             for r in range(2):
                 np.testing.assert_allclose(got[r][key], refs[r][key][split[r]], rtol=1e-5,
-                                           atol=2e-5, err_msg=f"{case} {key} rank {r}")
+                                           atol=tol, err_msg=f"{case} {key} rank {r}")
         elif key[:1] == "d":
             total = got[0][key] + got[1][key]
             np.testing.assert_allclose(total, refs[0][key] if refs[0] is refs[1]
                                        else refs[0][key] + refs[1][key], rtol=1e-5,
-                                       atol=2e-5, err_msg=f"{case} {key}")
+                                       atol=wtol, err_msg=f"{case} {key}")
         else:
             for r in range(2):
                 np.testing.assert_allclose(got[r][key], refs[r][key], rtol=1e-5,
@@ -348,7 +351,7 @@ def _syncbn_check(ranks: list, case: str, refs: list, split: list) -> None:
 
 
 @pytest.mark.parametrize("case", ["nn4d", "nn2d_uneven", "nn4d_graph", "nn_groups_pair",
-                                  "mint4d", "mint_group", "mint3d"])
+                                  "mint4d", "mint_group", "mint3d", "nn2d_far"])
 def test_sync_batch_norm_global_batch(syncbn, case):
     ref = _syncbn_reference(case)
     _syncbn_check(syncbn, case, [ref, ref], [W.syncbn_rows(case, r) for r in range(2)])
