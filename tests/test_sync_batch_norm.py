@@ -80,8 +80,13 @@ def test_mint_sync_batch_norm_is_batch_norm_alone(shape, plain, train, track):
     ref = plain(3, momentum=0.2, track_running_stats=track)
     assert sync.world_size == 1
     _assert_same(_run(sync, x, w, train), _run(ref, x, w, train))
-    assert [p.name for p in sync.get_parameters()] == ["weight", "bias", "running_mean",
-                                                        "running_var"]
+    # PyTorch's (and MindSpore's mint) layout: running statistics and the batch count only
+    # when they are tracked
+    names = ["weight", "bias"] + (["running_mean", "running_var", "num_batches_tracked"]
+                                  if track else [])
+    assert [p.name for p in sync.get_parameters()] == names
+    if track:
+        assert int(sync.num_batches_tracked) == int(ref.num_batches_tracked) == 2 * train
 
 
 def test_sync_batch_norm_bad_arguments_name_the_layer():

@@ -251,8 +251,10 @@ class AvgPool2d(Cell):
 
 class _BatchNorm(Cell):
     """Batch normalisation over all dimensions but the channels (dimension 1): batch
-    statistics while training (updating the running ones with ``momentum``), the running
-    ones in evaluation."""
+    statistics while training (updating the running ones with ``momentum`` and counting the
+    batches in ``num_batches_tracked``), the running ones in evaluation. Without
+    ``track_running_stats`` there are no running statistics (``running_mean`` is None) and
+    batch statistics normalise in evaluation too."""
 
     _ndim: tuple = ()
 
@@ -267,19 +269,29 @@ class _BatchNorm(Cell):
                                 requires_grad=affine)
         self.bias = Parameter(ops.zeros((num_features,), dtype), name="bias",
                               requires_grad=affine)
-        self.running_mean = Parameter(ops.zeros((num_features,), dtype), name="running_mean",
-                                      requires_grad=False)
-        self.running_var = Parameter(ops.ones((num_features,), dtype), name="running_var",
-                                     requires_grad=False)
+        self.running_mean = self.running_var = self.num_batches_tracked = None
+        if track_running_stats:
+            self.running_mean = Parameter(ops.zeros((num_features,), dtype),
+                                          name="running_mean", requires_grad=False)
+            self.running_var = Parameter(ops.ones((num_features,), dtype), name="running_var",
+                                         requires_grad=False)
+            self.num_batches_tracked = Parameter(ops.zeros((), mstype.int64),
+                                                 name="num_batches_tracked",
+                                                 requires_grad=False)
 
     def construct(self, input: Any) -> Any:  # noqa: A002
         if input.ndim not in self._ndim:
             raise ValueError(f"mint.nn.{type(self).__name__}: 'input' must have "
                              f"{' or '.join(map(str, self._ndim))} dimensions, got shape "
                              f"{tuple(input.shape)}")
+        self._count_batch()
         training = self.training or not self.track_running_stats
         return F.batch_norm(input, self.running_mean, self.running_var, self.weight,
                             self.bias, training, self.momentum, self.eps)
+
+    def _count_batch(self) -> None:
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.set_data(ops.add(self.num_batches_tracked, 1))
 
 
 class BatchNorm1d(_BatchNorm):
@@ -326,6 +338,7 @@ class SyncBatchNorm(_BatchNorm):
         if input.shape[1] != self.num_features:
             raise ValueError(f"mint.nn.SyncBatchNorm: 'input' has {input.shape[1]} channels "
                              f"(dimension 1) but num_features is {self.num_features}")
+        self._count_batch()
         if not self.training or self.world_size < 2:
             training = self.training or not self.track_running_stats
             return F.batch_norm(input, self.running_mean, self.running_var, self.weight,
