@@ -125,3 +125,16 @@ def test_tensordump_names_files_as_mindspore(tmp_path) -> None:
         ops.tensordump(3, x)
     with pytest.raises(ValueError, match="'mode'.*'bad'"):
         ops.tensordump(str(tmp_path / "z"), x, "bad")
+
+
+def test_outer_products_give_zeros_the_sign_blas_gives() -> None:
+    # the per-sample-gradients tutorial prints this gradient: MindSpore (BLAS) gives +0
+    theta = Tensor(np.array([0.2, -0.2, 0.1], np.float32))
+    s = Tensor(np.array([1.0, 2.0, 0.0], np.float32))
+    g = ms.grad(lambda t: ops.tensor_dot(t, s, axes=1) * -2.0)(theta).asnumpy()
+    np.testing.assert_array_equal(g, [-2.0, -4.0, 0.0])
+    assert not np.signbit(g[2])
+    outer = ops.matmul(Tensor(np.array([[-2.0], [3.0]], np.float32)),
+                       Tensor(np.array([[0.0, 1.0]], np.float32))).asnumpy()
+    np.testing.assert_array_equal(outer, [[0.0, -2.0], [0.0, 3.0]])
+    assert not np.signbit(outer[:, 0]).any()  # -2 * 0 is +0, as NumPy's matmul gives it

@@ -45,6 +45,7 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "opsvision": ("opsvision_cases", "opsvision.json"),
           "nncells": ("nncells_cases", "nncells.json"),
           "primclasses": ("primclasses_cases", "primclasses.json"),
+          "lamblars": ("lamblars_cases", "lamblars.json"),
           "thorlayers": ("thorlayers_cases", "thorlayers.json")}
 
 

@@ -32,3 +32,5 @@ from .micro_batch import (GradAccumulationCell, MicroBatchInterleaved,  # noqa: 
 from .loss_sampled import SampledSoftmaxLoss  # noqa: E402,F401
 from .optim import AdamOffload  # noqa: E402,F401
 from .parameter_init import no_init_parameters  # noqa: E402,F401
+# lamblars family: LAMB and the LARS wrapper
+from .optim import LARS, Lamb  # noqa: E402,F401

@@ -7,3 +7,6 @@ from .sgd import SGD, Momentum  # noqa: F401
 from .adagrad import FTRL, Adadelta, Adagrad, AdaMax, ProximalAdagrad  # noqa: F401
 from .asgd_rprop import ASGD, LazyAdam, Rprop  # noqa: F401
 from .adafactor import AdaFactor  # noqa: F401
+# lamblars family: layer-wise trust-ratio optimizers
+from .lamb import Lamb  # noqa: F401
+from .lars import LARS  # noqa: F401
