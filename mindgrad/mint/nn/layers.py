@@ -238,6 +238,8 @@ class Conv2d(Cell):
 class AvgPool2d(Cell):
     """2-D average pooling (``stride`` defaults to the kernel size)."""
 
+    _pool = staticmethod(F.avg_pool2d)
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  ceil_mode: bool = False, count_include_pad: bool = True,
                  divisor_override: int | None = None) -> None:
@@ -246,7 +248,7 @@ class AvgPool2d(Cell):
                      divisor_override)
 
     def construct(self, input: Any) -> Any:  # noqa: A002
-        return F.avg_pool2d(input, *self.args)
+        return self._pool(input, *self.args)
 
 
 class _BatchNorm(Cell):

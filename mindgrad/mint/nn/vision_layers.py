@@ -12,6 +12,7 @@ from ...common.parameter import Parameter
 from ...core import dtype as mstype
 from ...nn.cell import Cell
 from . import functional as F
+from .layers import AvgPool2d
 
 __all__ = ["AdaptiveAvgPool3d", "AvgPool3d", "Conv3d", "ConvTranspose2d", "Fold", "Unfold",
            "MaxUnpool2d", "UpsamplingBilinear2d"]
@@ -49,18 +50,10 @@ class AdaptiveAvgPool3d(Cell):
         return F.adaptive_avg_pool3d(input, self.output_size)
 
 
-class AvgPool3d(Cell):
+class AvgPool3d(AvgPool2d):
     """3-D average pooling (``stride`` defaults to the kernel size)."""
 
-    def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
-                 ceil_mode: bool = False, count_include_pad: bool = True,
-                 divisor_override: int | None = None) -> None:
-        super().__init__()
-        self.args = (kernel_size, stride, padding, ceil_mode, count_include_pad,
-                     divisor_override)
-
-    def construct(self, input: Any) -> Any:  # noqa: A002
-        return F.avg_pool3d(input, *self.args)
+    _pool = staticmethod(F.avg_pool3d)
 
 
 class Conv3d(Cell):
