@@ -81,6 +81,13 @@ def _outputs(out) -> list:
     return [encode(o.asnumpy()) for o in outs]
 
 
+def _message(e: Exception) -> list:
+    """``[type, first line]`` of an error; MindSpore's kernel-selection errors open with a
+    rule of dashes, which is skipped."""
+    lines = [s.strip() for s in str(e).splitlines() if s.strip().strip("-")]
+    return [type(e).__name__, (lines[0] if lines else "")[:300]]
+
+
 def record_case(case) -> dict:
     import mindspore as ms
     from mindspore import ops
@@ -91,7 +98,7 @@ def record_case(case) -> dict:
     try:
         rec["outputs"] = _outputs(case.fn(ms, ops, *ts))
     except Exception as e:  # noqa: BLE001 - the error is the record
-        rec["error"] = [type(e).__name__, str(e).strip().splitlines()[0][:300]]
+        rec["error"] = _message(e)
         return rec
     if case.grad:
         first = rec["outputs"][0]
@@ -107,7 +114,7 @@ def record_case(case) -> dict:
             g = g if isinstance(g, (tuple, list)) else (g,)
             rec["grads"] = [encode(t.asnumpy()) for t in g]
         except Exception as e:  # noqa: BLE001
-            rec["grad_error"] = [type(e).__name__, str(e).strip().splitlines()[0][:300]]
+            rec["grad_error"] = _message(e)
     return rec
 
 
