@@ -207,8 +207,10 @@ class Optimizer(Cell):
     # --- the MindSpore Optimizer API ------------------------------------------------------
     def get_lr(self) -> Any:
         """The learning rate of this step (a tuple per parameter with group rates); a dynamic
-        rate is read at ``global_step``; each call advances it."""
-        lrs = self._lrs()
+        rate is read at ``global_step``. As in MindSpore 2.10 it does not advance the step:
+        each built-in optimizer's update does (a user-defined one advances ``global_step``
+        itself)."""
+        lrs = self._current_lrs()
         return tuple(lrs) if self.is_group_lr else lrs[0]
 
     def _lrs(self) -> list:
