@@ -1,6 +1,6 @@
 """Forward + backward of the recurrent and attention layers against the same computation
-hand-written in NumPy: ``nn.LSTM`` (the gradient of ``sum(output * v)`` with respect to the
-input and every weight, through time) and ``nn.MultiheadAttention`` (with respect to the
+hand-written in NumPy: ``nn.LSTM`` and ``nn.GRU`` (the gradient of ``sum(output * v)`` with
+respect to the input and every weight, through time) and ``nn.MultiheadAttention`` (with respect to the
 query, key, value and the projections). Results are checked to agree; times are medians
 over rounds timed round-robin (mindgrad, then NumPy, in each round).
 
@@ -66,6 +66,43 @@ def lstm_numpy(x, w_ih, w_hh, b_ih, b_hh, v):
     return out, (dx, dw_ih, dw_hh, db, db)
 
 
+def gru_numpy(x, w_ih, w_hh, b_ih, b_hh, v):
+    """Forward of one GRU layer and the backward of ``sum(out * v)`` through time."""
+    t_len, b, _ = x.shape
+    hid = w_hh.shape[1]
+    gi = x @ w_ih.T + b_ih
+    h = np.zeros((b, hid), x.dtype)
+    cache, outs = [], []
+    for t in range(t_len):
+        gh = h @ w_hh.T + b_hh
+        r = _sigmoid(gi[t, :, :hid] + gh[:, :hid])
+        z = _sigmoid(gi[t, :, hid:2 * hid] + gh[:, hid:2 * hid])
+        hn = gh[:, 2 * hid:]
+        n = np.tanh(gi[t, :, 2 * hid:] + r * hn)
+        cache.append((h, r, z, n, hn))
+        h = n + z * (h - n)
+        outs.append(h)
+    out = np.stack(outs)
+    dgi = np.empty_like(gi)
+    dgh = np.empty_like(gi)
+    dh_next = np.zeros((b, hid), x.dtype)
+    dw_hh = np.zeros_like(w_hh)
+    for t in reversed(range(t_len)):
+        h_prev, r, z, n, hn = cache[t]
+        dh = v[t] + dh_next
+        dan = dh * (1 - z) * (1 - n * n)
+        dar = dan * hn * r * (1 - r)
+        daz = dh * (h_prev - n) * z * (1 - z)
+        dgi[t] = np.concatenate([dar, daz, dan], axis=1)
+        dgh[t] = np.concatenate([dar, daz, dan * r], axis=1)
+        dw_hh += dgh[t].T @ h_prev
+        dh_next = dh * z + dgh[t] @ w_hh
+    flat = dgi.reshape(t_len * b, -1)
+    dx = (flat @ w_ih).reshape(x.shape)
+    dw_ih = flat.T @ x.reshape(t_len * b, -1)
+    return out, (dx, dw_ih, dw_hh, flat.sum(0), dgh.reshape(t_len * b, -1).sum(0))
+
+
 def mha_numpy(q, k, v, w_in, b_in, w_out, b_out, heads, g):
     """Forward of multi-head self/cross attention and the backward of ``sum(out * g)``."""
     lq, n, e = q.shape
@@ -118,10 +155,11 @@ def _time(fn, repeats: int) -> list:
     return out
 
 
-def bench_lstm(repeats: int) -> tuple:
+def _bench_recurrent(layer, reference, repeats: int) -> tuple:
+    """A one-layer recurrent ``layer`` (nn.LSTM or nn.GRU) against its NumPy ``reference``."""
     rng = np.random.default_rng(0)
     t_len, b, i, h = 32, 16, 64, 128
-    net = nn.LSTM(i, h)
+    net = layer(i, h)
     x = rng.normal(size=(t_len, b, i)).astype(np.float32)
     v = rng.normal(size=(t_len, b, h)).astype(np.float32)
     params = {p.name: p.asnumpy() for p in net.get_parameters()}
@@ -133,14 +171,23 @@ def bench_lstm(repeats: int) -> tuple:
         return grad(Tensor(x))
 
     def numpy_():
-        return lstm_numpy(x, params["weight_ih_l0"], params["weight_hh_l0"],
-                          params["bias_ih_l0"], params["bias_hh_l0"], v)
+        return reference(x, params["weight_ih_l0"], params["weight_hh_l0"],
+                         params["bias_ih_l0"], params["bias_hh_l0"], v)
 
     dx, dws = mine()
     _, ref = numpy_()
     np.testing.assert_allclose(dx.asnumpy(), ref[0], rtol=1e-3, atol=1e-4)
-    np.testing.assert_allclose(dws[1].asnumpy(), ref[2], rtol=1e-3, atol=1e-4)
+    for got, want in zip(dws, ref[1:], strict=True):
+        np.testing.assert_allclose(got.asnumpy(), want, rtol=1e-3, atol=1e-3)
     return _rounds(mine, numpy_, repeats)
+
+
+def bench_lstm(repeats: int) -> tuple:
+    return _bench_recurrent(nn.LSTM, lstm_numpy, repeats)
+
+
+def bench_gru(repeats: int) -> tuple:
+    return _bench_recurrent(nn.GRU, gru_numpy, repeats)
 
 
 def bench_mha(repeats: int) -> tuple:
@@ -182,6 +229,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"{'layer':<28}{'mindgrad ms':>12}{'numpy ms':>10}{'ratio':>8}")
     for name, fn in (("LSTM(64, 128) T=32 B=16", bench_lstm),
+                     ("GRU(64, 128) T=32 B=16", bench_gru),
                      ("MultiheadAttention(128, 8)", bench_mha)):
         mine, ref = fn(args.repeats)
         print(f"{name:<28}{mine * 1e3:>12.2f}{ref * 1e3:>10.2f}{mine / ref:>8.2f}")

@@ -19,7 +19,8 @@ from . import context, runtime  # noqa: F401,E402
 from .core import dtype  # noqa: F401
 from .core.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                            float64, float_, half, int8, int16, int32, int64, int_, single,
-                           uint8, uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
+                           uint8, uint16, uint32, uint64, dtype_to_nptype, dtype_to_pytype,
+                           pytype_to_dtype)
 from .ad.reverse import no_grad as _no_grad  # noqa: F401
 from .common import mutable  # noqa: F401
 from .common.parameter import Parameter, ParameterTuple  # noqa: F401
@@ -37,8 +38,8 @@ from .jit import jit, ms_function  # noqa: F401
 from .ops.custom_function import _Function  # noqa: F401
 from .ops.sparse_tensor import COOTensor, CSRTensor  # noqa: F401
 from .ops.taylor import derivative, jet, laplacian, linearize  # noqa: F401
-from .ops.composite import (grad, hessian, jacfwd, jacrev, jvp, value_and_grad,  # noqa: F401
-                            vjp, vmap)
+from .ops.composite import (get_grad, grad, hessian, jacfwd, jacrev, jvp,  # noqa: F401
+                            value_and_grad, vjp, vmap)
 from . import train  # noqa: F401,E402
 from .train import *  # noqa: F401,F403,E402  (MindSpore exports Model, the callbacks, ...)
 from . import amp  # noqa: F401,E402

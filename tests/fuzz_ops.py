@@ -455,6 +455,87 @@ for _name in ("interpolate", "upsample"):
     spec(_name, lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4), np.float32)),
                              ("int", None, 5)], out="float")
 
+# opsvision family: sampling, boxes, CTC decoding, unpooling and fractional pooling
+def _boxes_np(rng, n):
+    lo = rng.uniform(0, 4, size=(n, 2))
+    return np.concatenate([lo, lo + rng.uniform(0.5, 3, size=(n, 2))], 1).astype(np.float32)
+
+
+def _unpool_index(rng, shape, nd):
+    """Positions a kernel-2, stride-2 max pooling of ``shape`` could return."""
+    grids = np.meshgrid(*(np.arange(n) for n in shape[2:]), indexing="ij")
+    pos = [g * 2 + rng.integers(0, 2, size=shape) for g in grids]
+    return np.ravel_multi_index(tuple(pos), tuple(2 * n for n in shape[2:])).astype(np.int64)
+
+
+def _iou_ref(a, g):
+    if not (isinstance(a, np.ndarray) and isinstance(g, np.ndarray)) or a.dtype != g.dtype \
+            or a.ndim != 2 or g.ndim != 2 or a.shape[1] != 4 or g.shape[1] != 4 \
+            or a.dtype.kind != "f":
+        return None
+    w = np.maximum(np.minimum(a[None, :, 2], g[:, None, 2])
+                   - np.maximum(a[None, :, 0], g[:, None, 0]) + 1, 0)
+    h = np.maximum(np.minimum(a[None, :, 3], g[:, None, 3])
+                   - np.maximum(a[None, :, 1], g[:, None, 1]) + 1, 0)
+    area = lambda b: (b[:, 2] - b[:, 0] + 1) * (b[:, 3] - b[:, 1] + 1)  # noqa: E731
+    inter = w * h
+    return inter / (area(a)[None, :] + area(g)[:, None] - inter)
+
+
+def _unpool_ref(nd):
+    def ref(x, i, k):
+        if not isinstance(k, int) or isinstance(k, bool) or k < 1 or \
+                not isinstance(x, np.ndarray) or x.shape != getattr(i, "shape", None) \
+                or x.ndim != nd + 2 or i.dtype.kind not in "iu" or x.dtype.kind != "f":
+            return None
+        size = tuple((n - 1) * k + k for n in x.shape[2:])
+        out = np.zeros(x.shape[:2] + (int(np.prod(size)),), x.dtype)
+        if i.size and (i.min() < 0 or i.max() >= out.shape[-1]):
+            return None
+        np.put_along_axis(out, i.reshape(x.shape[:2] + (-1,)), x.reshape(x.shape[:2] + (-1,)),
+                          -1)
+        return out.reshape(x.shape[:2] + size)
+    return ref
+
+
+spec("grid_sample", lambda rng: [("tensor", None, _arr(rng, (1, 2, 3, 4), np.float32)),
+                                 ("tensor", None, _unit(rng, (1, 2, 2, 2), np.float32))],
+     out="float")
+spec("affine_grid", lambda rng: [("tensor", None, _arr(rng, (2, 2, 3), np.float32)),
+                                 ("shape", None, (2, 1, 3, 2))], out="float")
+spec("crop_and_resize", lambda rng: [
+    ("tensor", None, _arr(rng, (2, 4, 5, 2), np.float32)),
+    ("tensor", None, np.array([[0.1, 0.2, 0.9, 0.8], [0.0, 0.0, 1.0, 1.0]], np.float32)),
+    ("index", None, np.array([1, 0], np.int32)), ("shape", None, (2, 3))], out="")
+spec("deformable_conv2d", lambda rng: [
+    ("tensor", None, _arr(rng, (1, 2, 4, 4), np.float32)),
+    ("tensor", None, _arr(rng, (3, 2, 2, 2), np.float32)),
+    ("tensor", None, _unit(rng, (1, 12, 3, 3), np.float32)), ("shape", None, (2, 2)),
+    ("shape", None, (1, 1, 1, 1)), ("shape", None, (0, 0, 0, 0))], out="float")
+spec("iou", lambda rng: [("tensor", None, _boxes_np(rng, 3)), ("tensor", None, _boxes_np(rng, 2))],
+     _iou_ref, out="float", int_ok=False)
+spec("bounding_box_encode", lambda rng: [("tensor", None, _boxes_np(rng, 3)),
+                                         ("tensor", None, _boxes_np(rng, 3))], out="float")
+spec("bounding_box_decode", lambda rng: [("tensor", None, _boxes_np(rng, 3)),
+                                         ("tensor", None, _unit(rng, (3, 4), np.float32)),
+                                         ("shape", None, (8, 9))], out="float")
+spec("check_valid", lambda rng: [("tensor", None, _boxes_np(rng, 4)),
+                                 ("tensor", None, np.array([6, 7, 1], np.float32))], out="bool")
+spec("ctc_greedy_decoder", lambda rng: [("tensor", None, _arr(rng, (4, 2, 3), np.float32)),
+                                        ("index", None, np.array([4, 2], np.int32))], out="")
+for _nd, _shp in ((1, (1, 2, 3)), (2, (1, 2, 2, 3)), (3, (1, 1, 2, 2, 2))):
+    spec(f"max_unpool{_nd}d",
+         (lambda nd, shp: lambda rng: [
+             ("tensor", None, _arr(rng, shp, np.float32)),
+             ("index", None, _unpool_index(rng, shp, nd)), ("int", None, 2)])(_nd, _shp),
+         _unpool_ref(_nd), int_ok=False)
+for _nd, _shp in ((2, (1, 2, 5, 6)), (3, (1, 1, 4, 5, 4))):
+    spec(f"fractional_max_pool{_nd}d",
+         (lambda shp, nd: lambda rng: [("tensor", None, _arr(rng, shp, np.float32)),
+                                       ("int", None, 2),
+                                       ("shape", "output_size", (2,) * nd)])(_shp, _nd),
+         out="float")
+
 
 
 def _windows(reduce, nd: int, default_stride: bool = False):
@@ -1158,6 +1239,8 @@ spec("partial", lambda rng: [("fn", None, ops.add), ("tensor", None, _arr(rng, (
 
 # public names that take no user data to spoil
 NOT_FUZZED = {
+    "tensordump": "writes a file and returns None (test_published_programs.py)",
+    "TensorDump": "writes a file and returns None (test_published_programs.py)",
     "PrimitiveWithCheck": "a base class for user-defined primitives",
     "PrimitiveWithInfer": "a base class for user-defined primitives",
     "constexpr": "a decorator of user functions",
@@ -1515,5 +1598,7 @@ def public_ops_covered() -> set:
 # the array-manipulation, scatter, statistics and random operators' table
 import fuzz_arrayops  # noqa: E402,F401
 
+# opsfns family: MindSpore's other spellings of operators and general utilities
+import fuzz_opsfns  # noqa: E402,F401
 # the operator classes of the primclasses family
 import fuzz_primclasses  # noqa: E402,F401

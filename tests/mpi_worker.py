@@ -281,10 +281,96 @@ def _dataset(num_shards: int | None = None, shard_id: int | None = None):
                                  shard_id=shard_id).batch(per)
 
 
+# --- SyncBatchNorm: statistics over both ranks' halves of a batch ---------------------------
+# case -> (layer, input rank, rows of the global batch of 8 on rank 0: rank 1 has the rest)
+SYNCBN_CASES = {"nn4d": ("nn", 4, 4), "nn2d_uneven": ("nn", 2, 3), "nn4d_graph": ("nn", 4, 4),
+                "nn_groups_pair": ("nn", 4, 4), "nn_groups_alone": ("nn", 4, 4),
+                "mint4d": ("mint", 4, 4), "mint_group": ("mint", 4, 4), "mint3d": ("mint", 3, 5),
+                "nn2d_far": ("nn", 2, 4)}
+
+
+def syncbn_data(case: str) -> tuple:
+    """The global batch of 8 (channels 3, away from zero; around 3000 for the case
+    "far", where float32 sums of squares would lose the variance) and the loss's weights."""
+    ndim = SYNCBN_CASES[case][1]
+    rng = np.random.default_rng(11 + ndim)
+    shape = (8, 3) + (2, 2, 2)[:ndim - 2]
+    offset = 3000.0 if case.endswith("far") else 3.0
+    x = (rng.standard_normal(shape) * 2.0 + offset).astype(np.float32)
+    return x, rng.standard_normal(shape).astype(np.float32)
+
+
+def syncbn_rows(case: str, rank: int) -> slice:
+    first = SYNCBN_CASES[case][2]
+    return slice(0, first) if rank == 0 else slice(first, 8)
+
+
+def syncbn_steps(bn, x: np.ndarray, w: np.ndarray, graph: bool = False) -> dict:
+    """Two training steps of ``bn`` (on ``x`` and on ``1.5 x - 1``) with the loss
+    ``sum(bn(x) * w)``: the outputs, input and weight gradients of each, the moving
+    statistics after them, and the output in evaluation."""
+    import mindspore as ms
+    from mindspore import Tensor
+
+    ms.set_context(mode=ms.GRAPH_MODE if graph else ms.PYNATIVE_MODE)
+    params = bn.trainable_params()
+    weights = Tensor(w)
+
+    def loss(x):
+        y = bn(x)
+        return (y * weights).sum(), y
+
+    step = ms.value_and_grad(loss, 0, params, has_aux=True)
+    out: dict = {}
+    bn.set_train(True)
+    for k, xk in enumerate((x, x * 1.5 - 1.0)):
+        (_, y), (dx, dparams) = step(Tensor(xk))
+        out[f"y{k}"], out[f"dx{k}"] = y.asnumpy(), dx.asnumpy()
+        for p, g in zip(params, dparams):
+            out[f"d{p.name.split('.')[-1]}{k}"] = g.asnumpy()
+    for p in bn.get_parameters():
+        if not p.requires_grad:
+            out[p.name.split(".")[-1]] = p.asnumpy()
+    bn.set_train(False)
+    out["eval"] = bn(Tensor(x)).asnumpy()
+    ms.set_context(mode=ms.PYNATIVE_MODE)
+    return out
+
+
+def syncbn_layer(case: str, alone: bool = False):
+    """The layer of ``case``: a plain BatchNorm when ``alone`` (the one-process reference),
+    else the SyncBatchNorm of the case."""
+    from mindspore import mint, nn
+
+    kind, ndim, _ = SYNCBN_CASES[case]
+    if kind == "nn":
+        if alone:
+            return (nn.BatchNorm2d if ndim == 4 else nn.BatchNorm1d)(3, momentum=0.8)
+        groups = {"nn_groups_pair": [[1, 0]], "nn_groups_alone": [[0], [1]]}.get(case)
+        return nn.SyncBatchNorm(3, momentum=0.8, process_groups=groups)
+    if alone:
+        return (mint.nn.BatchNorm2d if ndim == 4 else mint.nn.BatchNorm1d)(3, momentum=0.3)
+    return mint.nn.SyncBatchNorm(3, momentum=0.3,
+                                 process_group="pair" if case == "mint_group" else None)
+
+
+def syncbn(out: dict, outdir: str) -> None:
+    from mindspore.communication import create_group, get_rank, init
+
+    init()
+    rank = get_rank()
+    create_group("pair", [0, 1])
+    for case in SYNCBN_CASES:
+        x, w = syncbn_data(case)
+        rows = syncbn_rows(case, rank)
+        got = syncbn_steps(syncbn_layer(case), x[rows], w[rows], graph=case.endswith("graph"))
+        out.update({f"{case}/{k}": v for k, v in got.items()})
+
+
 if __name__ == "__main__":
     part, outdir = sys.argv[1], sys.argv[2]
     result: dict = {}
-    {"collectives": collectives, "train": train}[part](result, outdir)
+    {"collectives": collectives, "train": train, "syncbn": syncbn}[part](result, outdir)
     from mindspore.communication import get_rank
 
     np.savez(os.path.join(outdir, f"{part}_{get_rank()}.npz"), **result)

@@ -1144,6 +1144,45 @@ def plane_scatter_ref(g, idx, in_hw):
     return out.reshape((n, c) + tuple(in_hw))
 
 
+def _lstm_step_ref(gi, h, c, w):
+    z = gi + h @ w.T
+    hid = z.shape[-1] // 4
+    a = 1 / (1 + np.exp(-z))
+    a[..., 2 * hid:3 * hid] = np.tanh(z[..., 2 * hid:3 * hid])
+    i, f, g, o = np.split(a, 4, axis=-1)
+    c_new = f * c + i * g
+    return o * np.tanh(c_new), c_new, a
+
+
+def _lstm_step_grad_ref(gh, gc, h, c, w, c_new, a, ga):
+    i, f, g, o = np.split(a, 4, axis=-1)
+    tc = np.tanh(c_new)
+    dc = gh * o * (1 - tc ** 2) + gc
+    da = np.concatenate([dc * g, dc * c, dc * i, gh * tc], axis=-1) + ga
+    dz = da * np.concatenate([i * (1 - i), f * (1 - f), 1 - g ** 2, o * (1 - o)], axis=-1)
+    return dz, dz @ w, dc * f, dz.T @ h
+
+
+def _gru_step_ref(gi, h, w, b=0.0):
+    q = h @ w.T + b
+    r, u, _ = np.split(1 / (1 + np.exp(-(gi + q))), 3, axis=-1)
+    q_n = np.split(q, 3, axis=-1)[2]
+    n = np.tanh(np.split(gi, 3, axis=-1)[2] + r * q_n)
+    return n + u * (h - n), np.concatenate([r, u, n, q_n], axis=-1)
+
+
+def _gru_step_grad_ref(gh, h, w, a, *extra, bias):
+    ga = extra[1 if bias else 0] if len(extra) > bias else np.zeros_like(a)
+    r, u, n, q_n = np.split(a, 4, axis=-1)
+    g_r, g_u, g_n, g_q = np.split(ga, 4, axis=-1)
+    dan = (gh * (1 - u) + g_n) * (1 - n * n)
+    dar = (dan * q_n + g_r) * r * (1 - r)
+    dau = (gh * (h - n) + g_u) * u * (1 - u)
+    dq = np.concatenate([dar, dau, dan * r + g_q], axis=-1)
+    out = (np.concatenate([dar, dau, dan], axis=-1), gh * u + dq @ w, dq.T @ h)
+    return out + (dq.sum(0),) if bias else out
+
+
 def _sce_ref(logits, labels):
     m = logits.max(-1, keepdims=True)
     lse = np.log(np.exp(logits - m).sum(-1)) + m[..., 0]
@@ -1242,6 +1281,20 @@ MORE_CASES = [
          keep(lambda b, a: _linrec_ref(b, a, 1)), N((2, 4), (2, 4))),
     Case("Unstack", "unstack", lambda x: ops.unstack(x, 1), lambda x: tuple(np.moveaxis(x, 1, 0)),
          N((2, 3))),
+    Case("LSTMStep", "lstm_step", prim("LSTMStep"), _lstm_step_ref,
+         N((3, 8), (3, 2), (3, 2), (8, 2))),
+    Case("LSTMStepGrad", "lstm_step_grad", prim("LSTMStepGrad"), _lstm_step_grad_ref,
+         N((3, 2), (3, 2), (3, 2), (3, 2), (8, 2), (3, 2), (3, 8), (3, 8)), order=2),
+    Case("GRUStep", "gru_step", prim("GRUStep"), _gru_step_ref, N((3, 6), (3, 2), (6, 2), (6,))),
+    Case("GRUStep", "gru_step_no_bias", prim("GRUStep"), _gru_step_ref, N((3, 6), (3, 2), (6, 2))),
+    Case("GRUStepGrad", "gru_step_grad",
+         lambda gh, h, w, a, b, ga: prim("GRUStepGrad")(gh, h, w, a, b, ga, bias=True),
+         lambda *xs: _gru_step_grad_ref(*xs, bias=True),
+         N((3, 2), (3, 2), (6, 2), (3, 8), (6,), (3, 8)), order=2),
+    Case("GRUStepGrad", "gru_step_grad_no_bias",
+         lambda gh, h, w, a: prim("GRUStepGrad")(gh, h, w, a, bias=False),
+         lambda *xs: _gru_step_grad_ref(*xs, bias=False), N((3, 2), (3, 2), (6, 2), (3, 8)),
+         order=2),
     Case("SoftmaxCrossEntropy", "softmax_cross_entropy", prim("SoftmaxCrossEntropy"), _sce_ref,
          lambda r: [r.standard_normal((3, 4)), r.dirichlet(np.ones(4), 3)]),
     # (1e-12 inside the logarithms, as MindSpore: 0 in float16)

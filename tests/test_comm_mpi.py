@@ -302,3 +302,65 @@ def test_msrun_with_a_hostfile(tmp_path):
     assert proc.returncode == 0, proc.stdout + proc.stderr
     for r in range(2):
         assert (tmp_path / f"rank_{r}.txt").read_text() == f"{r} 2"
+
+
+# --- SyncBatchNorm on 2 ranks against BatchNorm on the whole batch in one process ----------
+@pytest.fixture(scope="module")
+def syncbn(tmp_path_factory) -> list:
+    out = str(tmp_path_factory.mktemp("syncbn"))
+    return _launch([MPIRUN, "-n", "2", sys.executable, "-m", "mindgrad", "run", WORKER,
+                    "syncbn", out], out, "syncbn")
+
+
+def _syncbn_reference(case: str, rows: slice = slice(None)) -> dict:
+    from mindgrad.compat import install, uninstall
+
+    x, w = W.syncbn_data(case)
+    install()
+    try:
+        return W.syncbn_steps(W.syncbn_layer(case, alone=True), x[rows], w[rows],
+                              graph=case.endswith("graph"))
+    finally:
+        uninstall()
+
+
+def _syncbn_check(ranks: list, case: str, refs: list, split: list) -> None:
+    """Rank r's outputs and input gradients are rows ``split[r]`` of ``refs[r]``'s, the
+    ranks' weight gradients sum to the reference's (what data parallelism all-reduces) and
+    the moving statistics of every rank are the reference's."""
+    # around 3000, float32's spacing (2.4e-4) bounds how well even the one-process
+    # reference centres the values; float32 sums of squares would miss by 1e-2
+    tol, wtol = (5e-4, 4e-3) if case.endswith("far") else (2e-5, 2e-5)
+    got = [{k.split("/", 1)[1]: v for k, v in ranks[r].items() if k.startswith(case + "/")}
+           for r in range(2)]
+    assert got[0] and set(got[0]) == set(refs[0])
+    for key in refs[0]:
+        if key[:1] == "y" or key[:2] == "dx" or key == "eval":
+            for r in range(2):
+                np.testing.assert_allclose(got[r][key], refs[r][key][split[r]], rtol=1e-5,
+                                           atol=tol, err_msg=f"{case} {key} rank {r}")
+        elif key[:1] == "d":
+            total = got[0][key] + got[1][key]
+            np.testing.assert_allclose(total, refs[0][key] if refs[0] is refs[1]
+                                       else refs[0][key] + refs[1][key], rtol=1e-5,
+                                       atol=wtol, err_msg=f"{case} {key}")
+        else:
+            for r in range(2):
+                np.testing.assert_allclose(got[r][key], refs[r][key], rtol=1e-5,
+                                           atol=1e-6, err_msg=f"{case} {key} rank {r}")
+
+
+@pytest.mark.parametrize("case", ["nn4d", "nn2d_uneven", "nn4d_graph", "nn_groups_pair",
+                                  "mint4d", "mint_group", "mint3d", "nn2d_far"])
+def test_sync_batch_norm_global_batch(syncbn, case):
+    ref = _syncbn_reference(case)
+    _syncbn_check(syncbn, case, [ref, ref], [W.syncbn_rows(case, r) for r in range(2)])
+
+
+def test_sync_batch_norm_alone_in_its_group(syncbn):
+    # process_groups=[[0], [1]]: each rank is BatchNorm on its own half only
+    case = "nn_groups_alone"
+    refs = [_syncbn_reference(case, W.syncbn_rows(case, r)) for r in range(2)]
+    # the ranks' statistics differ, so the check takes rank r's from refs[r]
+    _syncbn_check(syncbn, case, refs, [slice(None), slice(None)])
+    assert not np.allclose(syncbn[0][f"{case}/moving_mean"], syncbn[1][f"{case}/moving_mean"])

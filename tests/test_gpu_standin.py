@@ -225,7 +225,10 @@ def _train(mode: int, opt: str, steps: int, after_first: Callable = lambda: None
     ms.set_seed(3)
     net = _Net()
     make = {"adam": lambda p: nn.Adam(p, 1e-2), "momentum": lambda p: nn.Momentum(p, 0.1, 0.9),
-            "sgd": lambda p: nn.SGD(p, 0.1, weight_decay=1e-3)}[opt]
+            "sgd": lambda p: nn.SGD(p, 0.1, weight_decay=1e-3),
+            # lamblars family
+            "lamb": lambda p: nn.Lamb(p, 1e-2, weight_decay=1e-3),
+            "lars": lambda p: nn.LARS(nn.Momentum(p, 0.1, 0.9, weight_decay=1e-3))}[opt]
     loss = nn.SoftmaxCrossEntropyWithLogits(sparse=True, reduction="mean")
     step = nn.TrainOneStepCell(nn.WithLossCell(net, loss), make(net.trainable_params()))
     step.set_train()
@@ -238,9 +241,9 @@ def _train(mode: int, opt: str, steps: int, after_first: Callable = lambda: None
 
 
 @pytest.mark.parametrize("mode", [ms.PYNATIVE_MODE, ms.GRAPH_MODE], ids=["pynative", "graph"])
-@pytest.mark.parametrize("opt", ["adam", "momentum", "sgd"])
+@pytest.mark.parametrize("opt", ["adam", "momentum", "sgd", "lamb", "lars"])
 def test_training_on_the_gpu_matches_the_cpu_and_stays_there(standin_gpu, mode, opt) -> None:
-    """Conv2d, BatchNorm2d, MaxPool2d, Dense, a sparse softmax cross-entropy and three
+    """Conv2d, BatchNorm2d, MaxPool2d, Dense, a sparse softmax cross-entropy and five
     optimizers: the GPU's losses equal the CPU's, the Parameters stay on the GPU, and after
     the first step nothing is copied to the device and one value per step to the host
     (the check that every label is in range, as on the CPU)."""

@@ -284,6 +284,8 @@ def test_signatures_match_mindspore(namespace, module) -> None:
         name, sig = line.strip().split(" ", 1)
         # MindSpore's annotations and return types are not part of the comparison
         sig = re.sub(r": [^,=)]+", "", sig.split(" -> ")[0])
+        # an annotated parameter prints its default as 'name: type = default'
+        sig = sig.replace("= ", "=")
         if "*args" in sig or name in SIGNATURE_DEVIATIONS \
                 or not hasattr(module, name):
             continue
@@ -451,8 +453,8 @@ def test_one_d_adaptive_and_resampling_functions() -> None:
               np.random.default_rng(0), 1e-5, 1e-6)
     assert g(Tensor(x)).shape == x.shape
     assert nn.Conv1d(3, 4, 3)(Tensor(x)).shape == (2, 4, 5)
-    with pytest.raises(ValueError, match="nearest"):
-        F.interpolate(Tensor(im), scale_factor=2, mode="bilinear")
+    with pytest.raises(ValueError, match="area"):
+        F.interpolate(Tensor(im), scale_factor=2, mode="area")
     with pytest.raises(ValueError, match="pixel_shuffle"):
         F.pixel_shuffle(Tensor(im), 3)
 

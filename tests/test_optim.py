@@ -497,3 +497,14 @@ def test_custom_optimizer_on_the_base_class(compiled):
         step(*(t(g) for g in gs))
     for a, b in zip([p.asnumpy() for p in params], np_momentum(values, grads, 0.125, 0.9)):
         np.testing.assert_allclose(a, b, rtol=1e-12)
+
+
+def test_get_lr_reads_without_advancing_the_step():
+    # MindSpore 2.10: get_lr reads the rate at global_step; only an update advances it
+    net = nn.Dense(2, 1)
+    opt = nn.Momentum(net.trainable_params(), nn.PolynomialDecayLR(0.1, 0.01, 4, 1.0), 0.9)
+    assert float(opt.get_lr()) == pytest.approx(0.1) and float(opt.get_lr()) == pytest.approx(0.1)
+    assert int(opt.global_step.asnumpy()[0]) == 0
+    opt(tuple(ms.Tensor(np.ones(p.shape, np.float32)) for p in net.trainable_params()))
+    assert int(opt.global_step.asnumpy()[0]) == 1
+    assert float(opt.get_lr()) == pytest.approx(0.0775)

@@ -242,7 +242,15 @@ def test_data_property() -> None:
     g = ms.grad(lambda a: (a * a.data).sum())(Tensor(np.array([2.0, 3.0])))
     np.testing.assert_array_equal(g.asnumpy(), [2.0, 3.0])
     p = ms.Parameter(Tensor(np.ones(2, np.float32)), name="w")
-    assert p.data is p  # a Parameter keeps its own
+    # a Parameter's is a Tensor of its value, printed by its values (MindSpore 2.10)
+    assert type(p.data) is Tensor and str(p.data) == "[1. 1.]"
+    p.data = Tensor(np.array([4.0, 5.0], np.float32))
+    np.testing.assert_array_equal(p.asnumpy(), [4.0, 5.0])
+    # inside a compiled function the Parameter itself, so a later update is seen
+    f = ms.jit(lambda x: x * p.data)
+    np.testing.assert_array_equal(f(Tensor(np.ones(2, np.float32))).asnumpy(), [4.0, 5.0])
+    p.set_data(Tensor(np.array([6.0, 7.0], np.float32)))
+    np.testing.assert_array_equal(f(Tensor(np.ones(2, np.float32))).asnumpy(), [6.0, 7.0])
 
 
 def test_argument_errors() -> None:

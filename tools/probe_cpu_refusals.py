@@ -33,11 +33,15 @@ RUNNER = PRELUDE + """
 import sys
 try:
     out = eval(sys.argv[1])
-    if isinstance(out, Tensor):
-        out.asnumpy()
+    # a kernel runs when its result is read: read every Tensor of a tuple result too
+    for t in (out if isinstance(out, (tuple, list)) else (out,)):
+        if isinstance(t, Tensor):
+            t.asnumpy()
+    ms.runtime.synchronize()
+    (x + 1).asnumpy()  # a failure an asynchronous kernel left behind surfaces at the next one
     print("RUNS")
 except Exception as e:
-    lines = [s.strip() for s in str(e).splitlines() if s.strip() and not s.startswith("---")]
+    lines = [s.strip() for s in str(e).splitlines() if s.strip().strip("-")]
     print("FAIL", type(e).__name__ + ":", lines[0][:160] if lines else "")
 """
 

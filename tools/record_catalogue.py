@@ -41,7 +41,12 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "nnmisc": ("nnmisc_cases", "nnmisc.json"),
           "tensormethods": ("tensormethods_cases", "tensormethods.json"),
           "special": ("special_cases", "special.json"),
-          "primclasses": ("primclasses_cases", "primclasses.json")}
+          "opsfns": ("opsfns_cases", "opsfns.json"),
+          "opsvision": ("opsvision_cases", "opsvision.json"),
+          "nncells": ("nncells_cases", "nncells.json"),
+          "primclasses": ("primclasses_cases", "primclasses.json"),
+          "lamblars": ("lamblars_cases", "lamblars.json"),
+          "thorlayers": ("thorlayers_cases", "thorlayers.json")}
 
 
 def _suite(name: str) -> tuple:
@@ -76,6 +81,13 @@ def _outputs(out) -> list:
     return [encode(o.asnumpy()) for o in outs]
 
 
+def _message(e: Exception) -> list:
+    """``[type, first line]`` of an error; MindSpore's kernel-selection errors open with a
+    rule of dashes, which is skipped."""
+    lines = [s.strip() for s in str(e).splitlines() if s.strip().strip("-")]
+    return [type(e).__name__, (lines[0] if lines else "")[:300]]
+
+
 def record_case(case) -> dict:
     import mindspore as ms
     from mindspore import ops
@@ -86,7 +98,7 @@ def record_case(case) -> dict:
     try:
         rec["outputs"] = _outputs(case.fn(ms, ops, *ts))
     except Exception as e:  # noqa: BLE001 - the error is the record
-        rec["error"] = [type(e).__name__, str(e).strip().splitlines()[0][:300]]
+        rec["error"] = _message(e)
         return rec
     if case.grad:
         first = rec["outputs"][0]
@@ -102,7 +114,7 @@ def record_case(case) -> dict:
             g = g if isinstance(g, (tuple, list)) else (g,)
             rec["grads"] = [encode(t.asnumpy()) for t in g]
         except Exception as e:  # noqa: BLE001
-            rec["grad_error"] = [type(e).__name__, str(e).strip().splitlines()[0][:300]]
+            rec["grad_error"] = _message(e)
     return rec
 
 

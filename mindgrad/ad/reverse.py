@@ -134,7 +134,8 @@ class ReverseTrace(Trace):
                     g = [hooked(i, c) for i, c in zip(out_ids, g)]
                 if all(c is None for c in g) and not prim.hints.get("collective"):
                     continue
-                g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
+                if not prim.hints.get("missing_cotangents"):
+                    g = [zeros_like(o) if c is None else c for c, o in zip(g, out)]
             else:
                 g = pop(out_ids, None)
                 if hooked is not None:

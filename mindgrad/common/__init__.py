@@ -4,7 +4,8 @@ from . import initializer  # noqa: F401
 from ..core import dtype  # noqa: F401
 from ..core.dtype import (bool_, complex64, complex128, double, float16, float32,  # noqa: F401
                           float64, float_, half, int8, int16, int32, int64, int_, single, uint8,
-                          uint16, uint32, uint64, dtype_to_nptype, pytype_to_dtype)
+                          uint16, uint32, uint64, dtype_to_nptype, dtype_to_pytype,
+                          pytype_to_dtype)
 from .parameter import Parameter, ParameterTuple  # noqa: F401
 from .random import set_seed  # noqa: F401
 from ..core.tensor import Tensor  # noqa: F401

@@ -1,6 +1,7 @@
 """``Parameter`` (a named, trainable Tensor whose value can be updated) and ``ParameterTuple``."""
 from __future__ import annotations
 
+import itertools
 from typing import Any, Iterable
 
 import numpy as np
@@ -12,6 +13,9 @@ from ..core.tensor import Tensor
 from .initializer import initializer
 
 _NAME_MAX_LEN = 1024  # MindSpore's limit on a Parameter's name
+# Unnamed Parameters are called "Parameter#N" with N counting every one made (and every name
+# cleared), as in MindSpore 2.10; its count is at 2 for the first one a program makes.
+_UNNAMED = itertools.count(2)
 
 
 def _check_flag(arg: str, value: Any) -> bool:
@@ -31,6 +35,9 @@ class Parameter(Tensor):
 
     __slots__ = ("_name", "_requires_grad", "_layerwise_parallel", "_parallel_optimizer",
                  "_trace", "_subs", "_named")
+    # MindSpore's flag for delaying initialization (False inside nn.no_init_parameters);
+    # mindgrad initializes at creation either way
+    init_param = True
 
     def __init__(self, default_input: Any, name: str | None = None, requires_grad: bool = True,
                  layerwise_parallel: bool = False, parallel_optimizer: bool = True,
@@ -95,7 +102,7 @@ class Parameter(Tensor):
             if not hasattr(self, "_named"):  # the first name, in __init__
                 self._named = True
         else:
-            self._name, self._named = "Parameter", False
+            self._name, self._named = f"Parameter#{next(_UNNAMED)}", False
 
     @property
     def requires_grad(self) -> bool:
@@ -129,25 +136,40 @@ class Parameter(Tensor):
     __str__ = __repr__  # MindSpore prints a Parameter by its description, not its values
 
     @property
-    def data(self) -> "Parameter":
-        return self
+    def data(self) -> Tensor:
+        """The value as a Tensor (MindSpore 2.10's, printed by its values). While a
+        transformation or a compiled function runs, the Parameter itself, so that the use is
+        recorded and a later update is seen."""
+        if tracing() or graph_tracing() is not None:
+            return self
+        return Tensor._wrap(self._data)
+
+    @data.setter
+    def data(self, value: Any) -> None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"For 'Parameter.data', the new value must be a Tensor, but got "
+                            f"{type(value).__name__}.")
+        self.set_data(value)
 
     def set_data(self, data: Any, slice_shape: bool = False) -> "Parameter":
-        """Replace the value. The new value must keep the shape; it is cast to the dtype and
-        copied to the device of the Parameter if it lives on another.
+        """Replace the value, cast to the Parameter's dtype and copied to its device if it
+        lives on another. Outside transformations the shape may change, as in MindSpore 2.10
+        (``slice_shape`` is accepted for its signature); inside grad, jvp, vmap or a
+        compiled function the new value must keep the shape.
 
         A value seen by a reverse/forward transformation is stored as its plain value. While
         a GRAPH-mode function is being traced the assignment is recorded in the graph (the
         compiled function returns the new value and the caller stores it on every call)."""
         while isinstance(data, Tracer) and hasattr(data, "primal"):
             data = data._assigned(self.name)  # a derivative trace's: the value beneath it
-        if tracing():
+        traced = tracing()
+        if traced:
             before_change(self)  # uses already recorded keep the present value
         graph = graph_tracing()
         if graph is not None:
             return self._record_assign(graph, data)
         new = data._data if isinstance(data, Tensor) else Tensor(data)._data
-        if tuple(new.shape) != tuple(self._data.shape):
+        if traced and tuple(new.shape) != tuple(self._data.shape):
             raise ValueError(f"For 'Parameter.set_data', the new value of '{self.name}' has "
                              f"shape {tuple(new.shape)} but the parameter has shape "
                              f"{tuple(self._data.shape)}.")

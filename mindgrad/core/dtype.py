@@ -91,5 +91,13 @@ def dtype_to_nptype(dtype: DType):
     return to_numpy(dtype).type
 
 
+def dtype_to_pytype(dtype: DType) -> type:
+    """MindSpore's ``mindspore.dtype_to_pytype``: the Python type of a dtype's values
+    (``float``, ``int``, ``bool`` or ``complex``); a KeyError for anything else."""
+    if not isinstance(dtype, DType):
+        raise KeyError(dtype)
+    return {"f": float, "i": int, "u": int, "b": bool, "c": complex}[dtype.np_dtype.kind]
+
+
 def pytype_to_dtype(t) -> DType:
     return from_numpy(to_numpy(t))

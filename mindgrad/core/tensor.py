@@ -17,7 +17,7 @@ from .config import array_module
 from .device import DEVICES, device_of, to_device
 from .hooks import add_leaf_hook, check_hook
 from .mutation import rebind
-from .printing import format_repr, format_str
+from .printing import format_repr, format_str, format_uninitialized
 from .state import graph_tracing, graphs
 
 F: Any = None  # mindgrad.ops.functional, bound once it is imported (it imports this module)
@@ -126,6 +126,8 @@ class Tensor:
 
     # "__dict__": MindSpore code may set attributes of its own on a Tensor (``x.tag = ...``)
     __slots__ = ("_data", "__weakref__", "__dict__")
+    # the initializer of a tensor made with ``init=`` until its value is first read
+    _pending_init: Any = None
     _trace = None  # plain tensors belong to no trace (tracers override this)
     __array_priority__ = 100  # make ``ndarray * Tensor`` call Tensor.__rmul__
 
@@ -152,6 +154,9 @@ class Tensor:
             arr = xp.zeros(tuple(shape) if not isinstance(shape, int) else (shape,), np_dtype)
             if init is not None and hasattr(init, "_fill"):
                 arr = xp.asarray(init._fill(arr.shape, np_dtype))
+                # the values are made now, but MindSpore's tensor stays "uninitialized" (and
+                # prints so) until init_data() or asnumpy()
+                self._pending_init = init
         elif isinstance(input_data, Tensor):
             if _follow_graph(self, input_data, dtype):
                 return
@@ -240,6 +245,8 @@ class Tensor:
 
     def asnumpy(self) -> np.ndarray:
         """A NumPy copy of the values (from the GPU if the tensor lives there)."""
+        if self._pending_init is not None:
+            del self._pending_init
         arr = self._data
         if isinstance(arr, np.ndarray):
             return arr.copy()
@@ -263,9 +270,13 @@ class Tensor:
 
     # --- printing ---------------------------------------------------------------------------
     def __str__(self) -> str:
+        if self._pending_init is not None:
+            return self.__repr__()
         return format_str(self.asnumpy())
 
     def __repr__(self) -> str:
+        if self._pending_init is not None:
+            return format_uninitialized(self.shape, str(self.dtype))
         return format_repr(self.asnumpy(), str(self.dtype))
 
     # --- Python protocol --------------------------------------------------------------------

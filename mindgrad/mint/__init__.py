@@ -13,6 +13,8 @@ from .nn.functional import conv2d  # noqa: F401
 from .optim import SGD, Adam, AdamW, FusedAdamW  # noqa: F401
 from .reductions import *  # noqa: F401,F403
 from .shape import *  # noqa: F401,F403
+from . import special  # noqa: F401  (opsfns family: erfinv, polar, real, imag)
+from .special import *  # noqa: F401,F403
 
 __all__ = sorted(set(["conv2d"] + creation.__all__ + math.__all__ + reductions.__all__
-                     + shape.__all__))
+                     + shape.__all__ + special.__all__))

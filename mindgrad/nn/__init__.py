@@ -26,3 +26,11 @@ from .loss_scale import (DynamicLossScaleUpdateCell, FixedLossScaleUpdateCell,  
                          TrainOneStepWithLossScaleCell)
 from . import metrics  # noqa: E402,F401  (MindSpore keeps the metrics under nn too)
 from .metrics import *  # noqa: E402,F401,F403
+# nncells family: micro-batch wrappers, sampled softmax, AdamOffload
+from .micro_batch import (GradAccumulationCell, MicroBatchInterleaved,  # noqa: E402,F401
+                          PipelineCell, VirtualDatasetCellTriple)
+from .loss_sampled import SampledSoftmaxLoss  # noqa: E402,F401
+from .optim import AdamOffload  # noqa: E402,F401
+from .parameter_init import no_init_parameters  # noqa: E402,F401
+# lamblars family: LAMB and the LARS wrapper
+from .optim import LARS, Lamb  # noqa: E402,F401

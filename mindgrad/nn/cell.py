@@ -35,6 +35,8 @@ class Cell:
         object.__setattr__(self, "_params", OrderedDict())
         object.__setattr__(self, "_cells", OrderedDict())
         object.__setattr__(self, "training", False)
+        # MindSpore's compile phase name: "train" until set_train(False) makes it "predict"
+        object.__setattr__(self, "phase", "train")
         object.__setattr__(self, "_auto_prefix", auto_prefix)
         object.__setattr__(self, "_graph", None)
         object.__setattr__(self, "_mp_dtype", None)  # set by to_float (mixed precision)
@@ -115,8 +117,12 @@ class Cell:
 
     # --- modes ----------------------------------------------------------------------------
     def set_train(self, mode: bool = True) -> "Cell":
+        """Put this cell and its sub-cells in training (``True``) or inference mode; this
+        cell's ``phase`` becomes ``"train"`` or ``"predict"`` (the sub-cells' stay, as in
+        MindSpore)."""
         for _, c in self.cells_and_names():
             object.__setattr__(c, "training", bool(mode))
+        object.__setattr__(self, "phase", "train" if mode else "predict")
         return self
 
     def set_grad(self, requires_grad: bool = True) -> "Cell":

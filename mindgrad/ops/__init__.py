@@ -11,6 +11,7 @@ from .fourth_order import biharmonic, biharmonic_estimate  # noqa: F401
 from .multitype import HyperMap, Map, MultitypeFuncGraph, partial  # noqa: F401
 from .primitive import prim_attr_register, constexpr  # noqa: F401
 from .hooks import HookBackward, InsertGradientOf  # noqa: F401
+from .debug_ops import tensordump  # noqa: F401
 from . import (array_functions, indexing_functions, linalg_functions,  # noqa: F401
                math_functions, nn_functions, random_ops, sorting)
 from .indexing_functions import *  # noqa: F401,F403
@@ -46,6 +47,15 @@ from .special_ops import *  # noqa: F401,F403,E402
 # resizing
 from . import resize_functions  # noqa: E402
 from .resize_functions import *  # noqa: F401,F403,E402
+# opsfns family: MindSpore's other spellings of existing operators and general utilities
+from . import primitive_aliases, utility_functions  # noqa: E402
+from .primitive_aliases import *  # noqa: F401,F403,E402
+from .utility_functions import *  # noqa: F401,F403,E402
+# opsvision family: sampling, boxes, unpooling and fractional pooling
+from . import box_functions, sampling_functions, unpool_functions  # noqa: E402
+from .box_functions import *  # noqa: F401,F403,E402
+from .sampling_functions import *  # noqa: F401,F403,E402
+from .unpool_functions import *  # noqa: F401,F403,E402
 for _name in special_ops.__all__:  # MindSpore's P.Qr, P.STFT, ...: in ops.operations too
     setattr(operations, _name, getattr(special_ops, _name))
     if _name not in operations.__all__:
@@ -81,7 +91,7 @@ def _publish(row: names.Row) -> None:
 __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "get_grad",
                   "grad", "hessian", "jacfwd", "jacrev", "jvp", "value_and_grad", "vjp",
                   "vmap", "derivative", "jet", "laplacian", "linearize", "hvp", "divergence",
-                  "hutchinson_laplacian", "biharmonic", "biharmonic_estimate",
+                  "hutchinson_laplacian", "biharmonic", "biharmonic_estimate", "tensordump",
                   *multitype.__all__,
                   *primitive.__all__, *hooks.__all__, *random_ops.__all__,
                   *nn_functions.__all__, *sorting.__all__, *linalg_functions.__all__,
@@ -93,5 +103,8 @@ __all__ = sorted({*functional.__all__, *operations.__all__, "GradOperation", "ge
                   *pooling_functions.__all__, *volume_functions.__all__,
                   *special_functions.__all__, *decompositions.__all__,
                   *matrix_functions.__all__, *fft_functions.__all__,
-                  *special_ops.__all__, *resize_functions.__all__})
+                  *special_ops.__all__, *resize_functions.__all__,
+                  *primitive_aliases.__all__, *utility_functions.__all__,
+                  *box_functions.__all__, *sampling_functions.__all__,
+                  *unpool_functions.__all__})
 names.each_row(_publish)

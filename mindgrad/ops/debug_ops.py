@@ -1,10 +1,12 @@
-"""MindSpore's debugging operators: ``Print`` and the summary operators (``ScalarSummary``,
-``TensorSummary``, ``ImageSummary``, ``HistogramSummary``). They return None, as MindSpore's
+"""MindSpore's debugging operators: ``Print``, ``TensorDump`` / ``tensordump`` and the summary
+operators (``ScalarSummary``, ``TensorSummary``, ``ImageSummary``, ``HistogramSummary``). They return None, as MindSpore's
 do in PyNative mode, and change no value, so they can sit anywhere in a differentiated
 function (also inside an ``InsertGradientOf`` function, on the gradients)."""
 from __future__ import annotations
 
 from typing import Any
+
+import itertools
 
 import numpy as np
 
@@ -81,3 +83,44 @@ class HistogramSummary(_Summary):
 
 __all__ = ["Print", "ScalarSummary", "TensorSummary", "ImageSummary", "HistogramSummary",
            "summary_values"]
+
+
+# MindSpore numbers the files of every dump in a process in one sequence
+_DUMPS = itertools.count()
+
+
+class TensorDump(Primitive):
+    """``TensorDump(input_output='out')(file, input_x)``: saves ``input_x`` as a NumPy
+    ``.npy`` file named ``<file>_<dtype>_<n>.npy`` (``file`` without a ``.npy`` ending, the
+    dtype as ``float32``, ``n`` counting the dumps of the process, as MindSpore names them)
+    and returns None. Under ``jit`` (GRAPH mode) it dumps when the function is traced."""
+
+    def __init__(self, input_output: str = "out") -> None:
+        super().__init__()
+        if input_output not in ("out", "in"):
+            raise ValueError(f"For 'TensorDump', 'input_output' should be in ['out', 'in'], "
+                             f"but got {input_output!r}.")
+        self.input_output = input_output
+
+    def __call__(self, file: Any, input_x: Any) -> None:
+        if not isinstance(file, str):
+            raise TypeError(f"For 'TensorDump', 'file' must be a str, but got "
+                            f"{type(file).__name__}.")
+        if not isinstance(input_x, Tensor):
+            raise TypeError(f"For 'TensorDump', 'input_x' must be a Tensor, but got "
+                            f"{type(input_x).__name__}.")
+        arr = input_x.asnumpy()
+        stem = file[:-len(".npy")] if file.endswith(".npy") else file
+        np.save(f"{stem}_{arr.dtype.name}_{next(_DUMPS)}.npy", arr)
+
+
+def tensordump(file_name: str, tensor: Tensor, mode: str = "out") -> None:
+    """``mindspore.ops.tensordump``: save ``tensor`` to ``<file_name>_<dtype>_<n>.npy`` (see
+    ``TensorDump``); returns None."""
+    if not isinstance(file_name, str):
+        raise TypeError(f"For 'tensordump', 'file_name' must be a str, but got "
+                        f"{type(file_name).__name__}.")
+    if mode not in ("out", "in"):
+        raise ValueError(f"For 'tensordump', 'mode' should be in ['out', 'in'], but got "
+                         f"{mode!r}.")
+    TensorDump(mode)(file_name, tensor)

@@ -171,8 +171,12 @@ def set_init_flag(self, flag: bool) -> None:
 
 def init_data(self, slice_index: Any = None, shape: Any = None,
               opt_shard_group: Any = None) -> Tensor:
-    """The value of a tensor created with a delayed initializer; a plain tensor has none
-    (MindSpore raises the same TypeError)."""
+    """The tensor itself, its value now initialized, for a tensor created with an initializer
+    (``Tensor(shape=..., dtype=..., init=One())``); a plain tensor has none (MindSpore raises
+    the same TypeError)."""
+    if self._pending_init is not None:
+        del self._pending_init
+        return self
     raise TypeError("For 'Tensor.init_data', the tensor has no initializer ('Tensor.init' "
                     "is None): its value is already there.")
 
@@ -221,7 +225,8 @@ METHODS = {
     "to_dlpack": to_dlpack, "from_dlpack": staticmethod(from_dlpack),
     "data": property(_data_get, _data_set),
     "value": lambda self: self,
-    "has_init": property(_false), "init": property(lambda self: None),
+    "has_init": property(lambda self: self._pending_init is not None),
+    "init": property(lambda self: self._pending_init),
     "const_arg": _flag("_const_arg", False), "set_const_arg": set_const_arg,
     "init_flag": _flag("_init_flag", False), "set_init_flag": set_init_flag,
     "is_init": lambda self: self.__dict__.get("_init_flag", False),

@@ -32,7 +32,11 @@ def _matmul_impl(a, b, transpose_a=False, transpose_b=False):
         if a.ndim >= 2 and b.ndim >= 2 and a.shape[-1] == 1 and b.shape[-2] == 1:
             # An inner dimension of 1 (an outer product, e.g. the weight gradient of a
             # matrix-vector product): a broadcast multiply, several times faster than BLAS.
-            return np.multiply(a, b)
+            # Adding +0 gives a zero product the sign BLAS gives it (its sums start at +0).
+            out = np.multiply(a, b)
+            if out.dtype.kind in "fc":
+                out += 0
+            return out
         if b.ndim == 2 and a.ndim > 2 and type(a) is np.ndarray and a.shape[-1] == b.shape[0]:
             # A stack of matrices times one matrix (a batch of directions or examples through
             # a layer) is one GEMM over all the rows: NumPy's matmul would call BLAS once per

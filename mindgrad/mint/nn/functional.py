@@ -10,6 +10,8 @@ from ... import ops
 from ...core.mutation import rebind
 from . import sampling
 from .sampling import *  # noqa: F401,F403 - the 1-D, adaptive and resampling functions
+from . import vision
+from .vision import *  # noqa: F401,F403 - 3-D and transposed convolution, fold, grid_sample
 from .._utils import tensor_arg
 
 __all__ = ["relu", "relu_", "relu6", "sigmoid", "sigmoid_", "tanh", "silu", "gelu", "elu",
@@ -18,7 +20,8 @@ __all__ = ["relu", "relu_", "relu6", "sigmoid", "sigmoid_", "tanh", "silu", "gel
            "nll_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits", "kl_div",
            "soft_margin_loss", "cosine_embedding_loss", "linear", "dropout", "dropout2d",
            "conv2d", "max_pool2d", "avg_pool2d", "pad", "batch_norm", "layer_norm",
-           "group_norm", "normalize", "one_hot", "embedding", "flatten"] + sampling.__all__
+           "group_norm", "normalize", "one_hot", "embedding", "flatten"] + sampling.__all__ \
+    + vision.__all__
 
 
 def _out(input: Any, new: Any, inplace: bool) -> Any:  # noqa: A002

@@ -12,6 +12,8 @@ from ...common.parameter import Parameter
 from ...core import dtype as mstype
 from ...nn.cell import Cell
 from ...nn.layers.basic import Identity  # noqa: F401 - the same layer under mint.nn
+from ...communication.management import GlobalComm, get_group_size
+from ...nn.layers.sync_batch_norm import global_batch_statistics, update_running
 from ... import ops
 from . import functional as F
 
@@ -22,7 +24,8 @@ __all__ = ["ReLU", "ReLU6", "Sigmoid", "Tanh", "SiLU", "GELU", "ELU", "SELU", "M
            "L1Loss", "SmoothL1Loss", "BCELoss", "BCEWithLogitsLoss", "KLDivLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "ZeroPad1d", "ZeroPad2d", "ZeroPad3d",
            "ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ReflectionPad1d",
-           "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "Conv1d", "AvgPool1d",
+           "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d", "ReflectionPad3d",
+           "ReplicationPad3d", "Conv1d", "AvgPool1d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d",
            "PixelShuffle", "Upsample", "UpsamplingNearest2d"]
 
@@ -235,6 +238,8 @@ class Conv2d(Cell):
 class AvgPool2d(Cell):
     """2-D average pooling (``stride`` defaults to the kernel size)."""
 
+    _pool = staticmethod(F.avg_pool2d)
+
     def __init__(self, kernel_size: Any, stride: Any = None, padding: Any = 0,
                  ceil_mode: bool = False, count_include_pad: bool = True,
                  divisor_override: int | None = None) -> None:
@@ -243,13 +248,15 @@ class AvgPool2d(Cell):
                      divisor_override)
 
     def construct(self, input: Any) -> Any:  # noqa: A002
-        return F.avg_pool2d(input, *self.args)
+        return self._pool(input, *self.args)
 
 
 class _BatchNorm(Cell):
     """Batch normalisation over all dimensions but the channels (dimension 1): batch
-    statistics while training (updating the running ones with ``momentum``), the running
-    ones in evaluation."""
+    statistics while training (updating the running ones with ``momentum`` and counting the
+    batches in ``num_batches_tracked``), the running ones in evaluation. Without
+    ``track_running_stats`` there are no running statistics (``running_mean`` is None) and
+    batch statistics normalise in evaluation too."""
 
     _ndim: tuple = ()
 
@@ -264,19 +271,29 @@ class _BatchNorm(Cell):
                                 requires_grad=affine)
         self.bias = Parameter(ops.zeros((num_features,), dtype), name="bias",
                               requires_grad=affine)
-        self.running_mean = Parameter(ops.zeros((num_features,), dtype), name="running_mean",
-                                      requires_grad=False)
-        self.running_var = Parameter(ops.ones((num_features,), dtype), name="running_var",
-                                     requires_grad=False)
+        self.running_mean = self.running_var = self.num_batches_tracked = None
+        if track_running_stats:
+            self.running_mean = Parameter(ops.zeros((num_features,), dtype),
+                                          name="running_mean", requires_grad=False)
+            self.running_var = Parameter(ops.ones((num_features,), dtype), name="running_var",
+                                         requires_grad=False)
+            self.num_batches_tracked = Parameter(ops.zeros((), mstype.int64),
+                                                 name="num_batches_tracked",
+                                                 requires_grad=False)
 
     def construct(self, input: Any) -> Any:  # noqa: A002
         if input.ndim not in self._ndim:
             raise ValueError(f"mint.nn.{type(self).__name__}: 'input' must have "
                              f"{' or '.join(map(str, self._ndim))} dimensions, got shape "
                              f"{tuple(input.shape)}")
+        self._count_batch()
         training = self.training or not self.track_running_stats
         return F.batch_norm(input, self.running_mean, self.running_var, self.weight,
                             self.bias, training, self.momentum, self.eps)
+
+    def _count_batch(self) -> None:
+        if self.training and self.track_running_stats:
+            self.num_batches_tracked.set_data(ops.add(self.num_batches_tracked, 1))
 
 
 class BatchNorm1d(_BatchNorm):
@@ -292,6 +309,55 @@ class BatchNorm2d(_BatchNorm):
 class BatchNorm3d(_BatchNorm):
     """Batch normalisation of ``(N, C, D, H, W)`` inputs."""
     _ndim = (5,)
+
+
+# --- SyncBatchNorm: batch statistics over the ranks of a process group ----------------------
+class SyncBatchNorm(_BatchNorm):
+    """Batch normalisation of ``(N, C, ...)`` inputs whose training statistics cover the
+    examples of every rank of ``process_group`` (a group's name, None: the world group)
+    under MPI data parallelism: one all-reduce of per-rank sums, sums of squares and counts
+    (which the gradient all-reduces in turn), the running statistics of every rank updated
+    alike from the global ones (``running = (1 - momentum) * running + momentum * batch``,
+    the variance unbiased over the whole batch) when ``track_running_stats``. In evaluation,
+    or when the group has one rank, it is ``BatchNorm`` exactly. The statistics code is
+    ``nn.SyncBatchNorm``'s."""
+
+    def __init__(self, num_features: int, eps: float = 1e-05, momentum: float = 0.1,
+                 affine: bool = True, track_running_stats: bool = True,
+                 process_group: str | None = None, dtype: Any = None) -> None:
+        if process_group is not None and not isinstance(process_group, str):
+            raise TypeError(f"mint.nn.SyncBatchNorm: 'process_group' must be a group's name "
+                            f"(str) or None, got {type(process_group).__name__}")
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, dtype)
+        self.num_features = num_features
+        self.process_group = process_group or GlobalComm.WORLD_COMM_GROUP
+        self.world_size = get_group_size(self.process_group)
+
+    def construct(self, input: Any) -> Any:  # noqa: A002
+        if input.ndim < 2:
+            raise ValueError(f"mint.nn.SyncBatchNorm: 'input' must have at least 2 "
+                             f"dimensions, got shape {tuple(input.shape)}")
+        if input.shape[1] != self.num_features:
+            raise ValueError(f"mint.nn.SyncBatchNorm: 'input' has {input.shape[1]} channels "
+                             f"(dimension 1) but num_features is {self.num_features}")
+        self._count_batch()
+        if not self.training or self.world_size < 2:
+            training = self.training or not self.track_running_stats
+            return F.batch_norm(input, self.running_mean, self.running_var, self.weight,
+                                self.bias, training, self.momentum, self.eps)
+        axes = (0,) + tuple(range(2, input.ndim))
+        shape = (self.num_features,) + (1,) * (input.ndim - 2)
+        mean, var, unbiased = global_batch_statistics(input, axes, self.process_group)
+        if self.track_running_stats:
+            keep = 1.0 - self.momentum
+            update_running(self.running_mean, mean, keep)
+            update_running(self.running_var, ops.mul(var, unbiased), keep)
+        y = ops.mul(ops.sub(input, mean), ops.rsqrt(ops.add(var, self.eps)))
+        return ops.add(ops.mul(y, ops.reshape(self.weight, shape)),
+                       ops.reshape(self.bias, shape))
+
+
+__all__ += ["SyncBatchNorm"]
 
 
 class GroupNorm(Cell):
@@ -381,7 +447,7 @@ def _pad_layer(name: str, n: int, mode: str, with_value: bool) -> type:
 for _n in (1, 2, 3):
     globals()[f"ZeroPad{_n}d"] = _pad_layer(f"ZeroPad{_n}d", _n, "constant", False)
     globals()[f"ConstantPad{_n}d"] = _pad_layer(f"ConstantPad{_n}d", _n, "constant", True)
-for _n in (1, 2):
+for _n in (1, 2, 3):
     globals()[f"ReflectionPad{_n}d"] = _pad_layer(f"ReflectionPad{_n}d", _n, "reflect", False)
     globals()[f"ReplicationPad{_n}d"] = _pad_layer(f"ReplicationPad{_n}d", _n, "replicate",
                                                    False)

@@ -1,6 +1,6 @@
 """``mint.nn.functional``'s 1-D convolution and pooling (as their 2-D forms over a height of
-one), adaptive pooling, ``pixel_shuffle`` and nearest-neighbour ``interpolate``, composed of
-mindgrad operators (so differentiable)."""
+one), adaptive pooling, ``pixel_shuffle`` and ``interpolate`` (nearest, linear and cubic modes),
+composed of mindgrad operators (so differentiable)."""
 from __future__ import annotations
 
 import math
@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from ... import ops
+from ...ops.resize_functions import _resize_axis
 from ...core.tensor import Tensor
 from .._utils import tensor_arg
 
@@ -141,15 +142,58 @@ def pixel_shuffle(input: Any, upscale_factor: int) -> Any:  # noqa: A002
     return ops.reshape(x, tuple(lead) + (c // (r * r), h * r, w * r))
 
 
+# mode -> the input rank it resamples (the linear modes blend neighbours along each axis,
+# 'bicubic' four of them)
+_LINEAR_RANK = {"linear": 3, "bilinear": 4, "trilinear": 5, "bicubic": 4}
+
+
+def _cubic_axis(x: Any, axis: int, m: int, align: bool, scale: float | None) -> Any:
+    """One axis resampled by Keys' cubic convolution (a = -0.75) to ``m`` entries, PyTorch's
+    bicubic rule: source ``(i + 0.5) / scale - 0.5`` (unclamped) or ``i * (n - 1) / (m - 1)``
+    with ``align``; the taps ``floor(src) - 1 .. + 2`` clamped to the edges."""
+    n = x.shape[axis]
+    i = np.arange(m, dtype=np.float64)
+    if align:
+        src = i * ((n - 1) / (m - 1)) if m > 1 else np.zeros(m)
+    else:
+        src = (i + 0.5) * (1.0 / scale if scale else n / m) - 0.5
+    lo = np.floor(src)
+    t = src - lo
+    a = -0.75
+    weights = [((a * (t + 1) - 5 * a) * (t + 1) + 8 * a) * (t + 1) - 4 * a,
+               ((a + 2) * t - (a + 3)) * t * t + 1,
+               ((a + 2) * (1 - t) - (a + 3)) * (1 - t) * (1 - t) + 1,
+               ((a * (2 - t) - 5 * a) * (2 - t) + 8 * a) * (2 - t) - 4 * a]
+    shape = [1] * x.ndim
+    shape[axis] = m
+    out = None
+    for k, w in enumerate(weights):
+        idx = np.clip(lo.astype(np.int64) - 1 + k, 0, n - 1)
+        term = ops.mul(ops.index_select(x, axis, _index(idx)),
+                       Tensor(w.reshape(shape).astype(x.dtype.np_dtype)))
+        out = term if out is None else ops.add(out, term)
+    return out
+
+
 def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa: A002
                 mode: str = "nearest", align_corners: bool | None = None,
                 recompute_scale_factor: bool | None = None) -> Any:
-    """``input`` (``(N, C, *spatial)``) resized by nearest-neighbour sampling to ``size``
-    or by ``scale_factor`` (source index ``floor(i * in / out)``, as PyTorch)."""
+    """``input`` (``(N, C, *spatial)``) resized to ``size`` or by ``scale_factor``, as
+    PyTorch: ``mode`` 'nearest' (source index ``floor(i * in / out)``) or 'linear' /
+    'bilinear' / 'trilinear' for 3-D / 4-D / 5-D input (source position
+    ``(i + 0.5) * in / out - 0.5``, or ``i * (in - 1) / (out - 1)`` with
+    ``align_corners``; blended from its two neighbours along each axis) or 'bicubic' (4-D:
+    four neighbours along each axis, Keys' cubic convolution)."""
     tensor_arg(input, "nn.functional.interpolate")
-    if mode != "nearest":
-        raise ValueError(f"mint.nn.functional.interpolate: mindgrad supports mode "
-                         f"'nearest' only, got {mode!r}")
+    if mode != "nearest" and mode not in _LINEAR_RANK:
+        raise ValueError(f"mint.nn.functional.interpolate: 'mode' must be 'nearest', "
+                         f"'linear', 'bilinear', 'trilinear' or 'bicubic', got {mode!r}")
+    if mode in _LINEAR_RANK and input.ndim != _LINEAR_RANK[mode]:
+        raise ValueError(f"mint.nn.functional.interpolate: mode {mode!r} takes "
+                         f"{_LINEAR_RANK[mode]}-D input, got shape {tuple(input.shape)}")
+    if mode == "nearest" and align_corners is not None:
+        raise ValueError("mint.nn.functional.interpolate: 'align_corners' is only for the "
+                         "linear modes")
     spatial = tuple(input.shape[2:])
     n = len(spatial)
     if (size is None) == (scale_factor is None):
@@ -162,15 +206,27 @@ def interpolate(input: Any, size: Any = None, scale_factor: Any = None,  # noqa:
         scales = [float(scale_factor)] * n if isinstance(scale_factor, (int, float)) \
             else [float(f) for f in scale_factor]
         out = tuple(int(math.floor(s * f)) for s, f in zip(spatial, scales))
-    if len(out) != n:
-        raise ValueError(f"mint.nn.functional.interpolate: 'size' must have {n} entries for "
-                         f"'input' of shape {tuple(input.shape)}, got {size!r}")
+    if len(out) != n or len(scales) != n:
+        raise ValueError(f"mint.nn.functional.interpolate: 'size' / 'scale_factor' must have "
+                         f"{n} entries for 'input' of shape {tuple(input.shape)}, got "
+                         f"{size if size is not None else scale_factor!r}")
+    if min(out, default=1) < 1:
+        raise ValueError(f"mint.nn.functional.interpolate: the output size {out} must be "
+                         f"positive")
     x = input
     for k, (o, s, f) in enumerate(zip(out, spatial, scales)):
-        # PyTorch's nearest: the scale given (or in / out) maps output i to source i / scale
-        step = s / o if size is not None or recompute_scale_factor else 1.0 / f
-        idx = [min(int(math.floor(i * step)), s - 1) for i in range(o)]
-        x = ops.index_select(x, 2 + k, _index(idx))
+        # PyTorch: the scale given (or in / out) maps output i back to the source
+        exact = size is not None or recompute_scale_factor
+        if mode == "nearest":
+            step = s / o if exact else 1.0 / f
+            idx = [min(int(math.floor(i * step)), s - 1) for i in range(o)]
+            x = ops.index_select(x, 2 + k, _index(idx))
+        elif mode == "bicubic":
+            x = _cubic_axis(x, 2 + k, o, bool(align_corners), None if exact else f)
+        else:
+            # ops.interpolate's blend of two gathers (PyTorch's source positions)
+            x = _resize_axis(x, 2 + k, o, "linear", bool(align_corners),
+                             None if exact else f)
     return x
 
 

@@ -50,3 +50,22 @@ __all__ += _array_layers.__all__ + _padding.__all__
 # 3-D convolution and pooling
 from .volume import AvgPool3d, Conv3d, Conv3dTranspose, MaxPool3d  # noqa: E402,F401
 __all__ += ["AvgPool3d", "Conv3d", "Conv3dTranspose", "MaxPool3d"]
+# unpooling and fractional max pooling
+from . import unpooling as _unpooling  # noqa: E402
+from .unpooling import *  # noqa: E402,F401,F403
+__all__ += _unpooling.__all__
+# nncells family: special-function, PyTorch-style, lookup, combined, sparse and image-quality
+from . import (combined as _combined, embedding_lookup as _embedding_lookup,  # noqa: E402
+               ext_layers as _ext_layers, image_quality as _image_quality,
+               sparse_cells as _sparse_cells, special_cells as _special_cells)
+from .combined import *  # noqa: E402,F401,F403
+from .embedding_lookup import *  # noqa: E402,F401,F403
+from .ext_layers import *  # noqa: E402,F401,F403
+from .image_quality import *  # noqa: E402,F401,F403
+from .sparse_cells import *  # noqa: E402,F401,F403
+from .special_cells import *  # noqa: E402,F401,F403
+__all__ += (_combined.__all__ + _embedding_lookup.__all__ + _ext_layers.__all__
+            + _image_quality.__all__ + _sparse_cells.__all__ + _special_cells.__all__)
+# the layers of the THOR optimizer (Dense, Embedding, EmbeddingLookup keeping its statistics)
+from .thor_layers import DenseThor, EmbeddingLookupThor, EmbeddingThor  # noqa: E402,F401
+__all__ += ["DenseThor", "EmbeddingLookupThor", "EmbeddingThor"]

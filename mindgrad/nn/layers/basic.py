@@ -54,12 +54,16 @@ class Dense(Cell):
                              f"in_channels={self.in_channels}, but got input shape "
                              f"{list(x.shape)}.")
         x = F._in_dtype(x, "Dense", "x")  # integer and bool inputs refused, as in MindSpore
-        out = F.matmul(x, self.weight, transpose_b=True)
+        out = self._project(x)
         if self.bias is not None:
             out = F.add(out, self.bias)
         if self.activation_flag:
             out = self.activation(out)
         return out
+
+    def _project(self, x: Tensor) -> Tensor:
+        """``x @ weight.T``, before the bias (a subclass may watch it: ``nn.DenseThor``)."""
+        return F.matmul(x, self.weight, transpose_b=True)
 
     def extend_repr(self) -> str:
         # MindSpore names has_bias only when it is True, and the activation when there is one

@@ -12,6 +12,7 @@ from ...ops import functional as F
 from ...ops import layer_functions as LF
 from ..cell import Cell
 from .basic import check_positive_int
+from .sync_batch_norm import global_batch_statistics, sync_group
 
 
 def _normalize(x: Tensor, mean: Tensor, var: Tensor, eps: float) -> Tensor:
@@ -76,21 +77,30 @@ class _BatchNorm(Cell):
         use_batch = self.training if self.use_batch_statistics is None \
             else self.use_batch_statistics
         if use_batch:
-            mean = F.reduce_mean(x, axes, True)
-            var = F.reduce_mean(F.square(F.sub(x, mean)), axes, True)
-            self._update_moving(mean, var, x.size // self.num_features)
+            mean, var, unbiased = self._batch_statistics(x, axes)
+            self._update_moving(mean, var, unbiased)
         else:
             mean = F.reshape(self.moving_mean, shape)
             var = F.reshape(self.moving_variance, shape)
         y = _normalize(x, mean, var, self.eps)
         return F.add(F.mul(y, F.reshape(self.gamma, shape)), F.reshape(self.beta, shape))
 
-    def _update_moving(self, mean: Tensor, var: Tensor, count: int) -> None:
+    def _batch_statistics(self, x: Tensor, axes: tuple) -> tuple:
+        """``(mean, var, unbiased)``: the batch mean and biased variance over ``axes``
+        (kept), and the factor ``n / (n - 1)`` making the variance unbiased."""
+        mean = F.reduce_mean(x, axes, True)
+        var = F.reduce_mean(F.square(F.sub(x, mean)), axes, True)
+        count = x.size // self.num_features
+        return mean, var, count / max(count - 1, 1)
+
+    def _update_moving(self, mean: Tensor, var: Tensor, unbiased: Any) -> None:
         m = self.momentum
         c = (self.num_features,)
         batch_mean = F.reshape(F.stop_gradient(mean), c)
-        # the moving variance takes the unbiased batch variance (over ``count`` values)
-        batch_var = F.mul(F.reshape(F.stop_gradient(var), c), count / max(count - 1, 1))
+        if isinstance(unbiased, Tensor):
+            unbiased = F.reshape(unbiased, c)
+        # the moving variance takes the unbiased batch variance
+        batch_var = F.mul(F.reshape(F.stop_gradient(var), c), unbiased)
         self.moving_mean.set_data(F.add(F.mul(self.moving_mean, m), F.mul(batch_mean, 1 - m)))
         self.moving_variance.set_data(F.add(F.mul(self.moving_variance, m),
                                             F.mul(batch_var, 1 - m)))
@@ -183,9 +193,23 @@ class BatchNorm3d(Cell):
 
 
 class SyncBatchNorm(_BatchNorm):
-    """Batch normalization whose batch statistics MindSpore gathers over the devices of
-    ``process_groups``; in a single process (mindgrad's case) it is ``BatchNorm`` of
-    ``(N, C)``, ``(N, C, L)`` or ``(N, C, H, W)`` inputs."""
+    """Batch normalization of ``(N, C)``, ``(N, C, L)`` or ``(N, C, H, W)`` inputs whose
+    batch statistics cover the examples of every rank of a group under MPI data
+    parallelism.
+
+    ``process_groups``: None synchronizes all ranks (once ``init()`` has run with more
+    than one process); a list of lists of world ranks (``[[0, 1], [2, 3]]``, each rank in
+    at most one list, all in ``[0, group size)``) synchronizes each list's ranks among
+    themselves, a rank in no list or alone in its list normalizing on its own; 0 turns the
+    synchronization off. The groups are made at construction, so every rank of a list
+    constructs the layer at the same point of its program.
+
+    Wherever batch statistics are used (training, or ``use_batch_statistics=True``), the
+    mean and variance are those of the group's whole batch (one all-reduce of per-rank
+    sums, sums of squares and counts, which the gradient all-reduces in turn) and every
+    rank updates its moving statistics alike from them; the moving statistics normalize
+    otherwise. Alone (one process, or no group to synchronize with) it is ``BatchNorm``
+    exactly."""
 
     _ranks = (2, 3, 4)
 
@@ -196,10 +220,14 @@ class SyncBatchNorm(_BatchNorm):
                  dtype: Any = mstype.float32) -> None:
         super().__init__(num_features, eps, momentum, affine, gamma_init, beta_init,
                          moving_mean_init, moving_var_init, use_batch_statistics, dtype=dtype)
-        if process_groups is not None and not isinstance(process_groups, list):
-            raise TypeError(f"For 'SyncBatchNorm', 'process_groups' must be a list of lists "
-                            f"of ranks or None, but got {type(process_groups).__name__}.")
+        self.group_name = sync_group(process_groups, "SyncBatchNorm")
+        self.is_global = self.group_name is not None
         self.process_groups = process_groups
+
+    def _batch_statistics(self, x: Tensor, axes: tuple) -> tuple:
+        if self.group_name is None:
+            return super()._batch_statistics(x, axes)
+        return global_batch_statistics(x, axes, self.group_name)
 
 
 class GroupNorm(Cell):

@@ -10,7 +10,9 @@ all ``weight_ih``, all ``weight_hh``, all ``bias_ih``, all ``bias_hh``, every on
 output) for the LSTM and (reset, update, new) for the GRU.
 
 A layer's input projection of every time step is one matrix product before the time loop;
-only the hidden-state product runs per step.
+only the hidden-state product runs per step. An LSTM time step (hidden product, gate
+activations, state update) is one fused primitive forward and one backward
+(``prims/recurrent.py``), with rules of every order through the composite it stands for.
 """
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from ...common.parameter import Parameter, ParameterTuple
 from ...core import dtype as mstype
 from ...core.tensor import Tensor
 from ...ops import functional as F
+from ...prims.recurrent import gru_step, lstm_step
 from ..cell import Cell
 from .basic import Dropout
 
@@ -85,25 +88,19 @@ def _bool(value: Any, name: str, who: str) -> bool:
 def _step(mode: str, gi: Tensor, h: Any, w_hh: Tensor, b_hh: Any) -> Any:
     """The next state from the input gates ``gi`` (input projection plus its bias) and the
     state ``h`` (``(h, c)`` for the LSTM)."""
-    hx = h[0] if mode == "LSTM" else h
-    gh = F.matmul(hx, w_hh, transpose_b=True)
+    if mode == "LSTM":
+        # the hidden product, gate activations and state update are one fused primitive
+        # (prims/recurrent.py)
+        return lstm_step(gi if b_hh is None else F.add(gi, b_hh), h[0], h[1], w_hh)[:2]
+    if mode == "GRU":  # one fused primitive too
+        return gru_step(gi, h, w_hh, *(() if b_hh is None else (b_hh,)))[0]
+    gh = F.matmul(h, w_hh, transpose_b=True)
     if b_hh is not None:
         gh = F.add(gh, b_hh)
     if mode == "RNN_TANH":
         return F.tanh(F.add(gi, gh))
     if mode == "RNN_RELU":
         return F.relu(F.add(gi, gh))
-    if mode == "LSTM":
-        i, f, g, o = F.split(F.add(gi, gh), gi.shape[-1] // 4, -1)
-        c = F.add(F.mul(F.sigmoid(f), h[1]), F.mul(F.sigmoid(i), F.tanh(g)))
-        return F.mul(F.sigmoid(o), F.tanh(c)), c
-    n3 = gi.shape[-1] // 3
-    i_r, i_z, i_n = F.split(gi, n3, -1)
-    h_r, h_z, h_n = F.split(gh, n3, -1)
-    r = F.sigmoid(F.add(i_r, h_r))
-    z = F.sigmoid(F.add(i_z, h_z))
-    n = F.tanh(F.add(i_n, F.mul(r, h_n)))
-    return F.add(n, F.mul(z, F.sub(hx, n)))
 
 
 def _input_gates(x: Tensor, w_ih: Tensor, b_ih: Any) -> Tensor:
@@ -126,6 +123,10 @@ class _DynamicRNNBase(Cell):
         if b_ih is not None:
             b_ih, b_hh = F.cast(b_ih, dtype), F.cast(b_hh, dtype)
         lstm = self.mode == "LSTM"
+        if b_ih is not None and self.mode != "GRU":
+            # the hidden bias adds to every step's gates alike: once for the whole sequence
+            # (the GRU's scales its new-gate part by the reset gate, so it stays per step)
+            b_ih, b_hh = F.add(b_ih, b_hh), None
         gates = F.unstack(_input_gates(x, w_ih, b_ih), 0)
         alive = None
         if seq_length is not None:

@@ -3,6 +3,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
+from ...common.parameter import Parameter
+from ...core.tensor import Tensor
+
 from ...ops import functional as F
 from ...prims.optim import apply_gradient_descent
 from .optimizer import Optimizer
@@ -98,3 +103,30 @@ class AdamWeightDecay(Optimizer):
 
 
 __all__ = ["Adam", "AdamWeightDecay"]
+
+
+class AdamOffload(Adam):
+    """Adam whose update MindSpore computes on the host (``AdamNoUpdateParam`` on the CPU,
+    then added to the parameter); mindgrad's parameters already live where NumPy / CuPy
+    keeps them, so the update is ``nn.Adam``'s (without amsgrad) and the state has the
+    same names (``beta1_power``, ``beta2_power``, ``moment1.*``, ``moment2.*``)."""
+
+    def __init__(self, params: Any, learning_rate: Any = 1e-3, beta1: float = 0.9,
+                 beta2: float = 0.999, eps: float = 1e-8, use_locking: bool = False,
+                 use_nesterov: bool = False, weight_decay: float = 0.0,
+                 loss_scale: float = 1.0) -> None:
+        for name, v in (("use_locking", use_locking), ("use_nesterov", use_nesterov)):
+            if not isinstance(v, bool):
+                raise TypeError(f"For 'AdamOffload', the type of '{name}' must be bool, but "
+                                f"got {type(v).__name__}.")
+        super().__init__(params, learning_rate, beta1, beta2, eps, use_locking, use_nesterov,
+                         weight_decay, loss_scale)
+
+    def _scalar(self, name: str, value: float) -> Parameter:
+        """MindSpore keeps this optimizer's powers as shape-(1,) Parameters (checkpoints)."""
+        p = Parameter(Tensor(np.full(1, value, np.float32)), name=name, requires_grad=False)
+        setattr(self, name, p)
+        return p
+
+
+__all__ += ["AdamOffload"]

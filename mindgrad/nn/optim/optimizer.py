@@ -55,6 +55,9 @@ class Optimizer(Cell):
             raise ValueError(f"For '{who}', 'loss_scale' must be a positive number, but got "
                              f"{loss_scale!r}.")
         self.loss_scale = float(loss_scale)
+        # what ``scale_grad`` multiplies by; a wrapper that unscales the gradients itself
+        # (``nn.LARS``) sets it to 1.0, as MindSpore's does
+        self.reciprocal_scale = 1.0 / self.loss_scale
         weight_decay = self._check_decay(weight_decay)
         self.dynamic_lr = False
         params, lrs, decays, grouped = self._parse(parameters, learning_rate, weight_decay)
@@ -204,13 +207,21 @@ class Optimizer(Cell):
     # --- the MindSpore Optimizer API ------------------------------------------------------
     def get_lr(self) -> Any:
         """The learning rate of this step (a tuple per parameter with group rates); a dynamic
-        rate is read at ``global_step``; each call advances it."""
-        lrs = self._lrs()
+        rate is read at ``global_step``. As in MindSpore 2.10 it does not advance the step:
+        each built-in optimizer's update does (a user-defined one advances ``global_step``
+        itself)."""
+        lrs = self._current_lrs()
         return tuple(lrs) if self.is_group_lr else lrs[0]
 
     def _lrs(self) -> list:
+        """The rate of each parameter at this step; advances ``global_step``."""
+        out = self._current_lrs()
+        self.global_step.set_data(F.add(self.global_step, 1))
+        return out
+
+    def _current_lrs(self) -> list:
+        """The rate of each parameter at ``global_step``, without advancing it."""
         if not self.dynamic_lr:
-            self.global_step.set_data(F.add(self.global_step, 1))
             return self._lr_per_param
         cache: dict = {}
         out = []
@@ -219,7 +230,6 @@ class Optimizer(Cell):
                 cache[id(lr)] = F.reshape(lr(self.global_step), ()) \
                     if isinstance(lr, LearningRateSchedule) else lr
             out.append(cache[id(lr)])
-        self.global_step.set_data(F.add(self.global_step, 1))
         return out
 
     def get_lr_parameter(self, param: Any) -> Any:
@@ -245,11 +255,18 @@ class Optimizer(Cell):
         return tuple(g if wd == 0.0 else F.add(g, F.mul(p, wd * ls))
                      for p, g, wd in zip(self.parameters, gradients, self._decays))
 
+    def _drop_weight_decay(self) -> None:
+        """Decay no parameter from now on: a wrapper (``nn.LARS``) applies the decay itself,
+        as MindSpore's clears the wrapped optimizer's decay flags."""
+        self.decay_flags = tuple(False for _ in self.decay_flags)
+        self._decays = [0.0] * len(self._decays)
+        self.exec_weight_decay = False
+
     def scale_grad(self, gradients: Sequence) -> tuple:
-        """Undo the loss scale: ``g / loss_scale``."""
-        if self.loss_scale == 1.0:
+        """Undo the loss scale: ``g * reciprocal_scale`` (``1 / loss_scale``)."""
+        inv = self.reciprocal_scale
+        if inv == 1.0:
             return tuple(gradients)
-        inv = 1.0 / self.loss_scale
         return tuple(F.mul(g, inv) for g in gradients)
 
     def flatten_gradients(self, gradients: Sequence) -> Sequence:

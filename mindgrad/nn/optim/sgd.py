@@ -51,6 +51,10 @@ class SGD(Optimizer):
         self.accum = self._state("accum")
         self.stat = self._state("stat", "ones")
 
+    def _drop_weight_decay(self) -> None:
+        super()._drop_weight_decay()
+        self._sgd_decays = [0.0] * len(self._sgd_decays)
+
     def construct(self, gradients: Any) -> bool:
         grads = self._prepare(gradients, decay=False)
         lrs = self._lrs()

@@ -49,8 +49,22 @@ def _sens_leaves(pb: Pullback, sens: Any, who: str) -> list:
     if len(sens_leaves) != len(out_leaves):
         raise ValueError(f"For '{who}', the sens must match the output structure: the output "
                          f"has {len(out_leaves)} tensor(s) but sens has {len(sens_leaves)}.")
+    sens_leaves = [_scalar_sens(s, o) for s, o in zip(sens_leaves, out_leaves)]
     _check_shapes(sens_leaves, out_leaves, "sens", "output", who)
     return sens_leaves
+
+
+def _scalar_sens(sens: Any, out: Any) -> Any:
+    """The sensitivity of a scalar output given as a larger tensor, read as MindSpore 2.10
+    reads it: its first element in GRAPH mode, its sum in PYNATIVE mode (published programs
+    pass one; any other shape mismatch is an error)."""
+    if not isinstance(sens, Tensor) or sens.ndim == 0 or getattr(out, "ndim", None) != 0:
+        return sens
+    if sens.size == 0:
+        return sens  # the shape check names it
+    if is_graph_mode():
+        return F.reshape(sens, (-1,))[0]
+    return F.reduce_sum(sens)
 
 
 def _check_shapes(given: list, expected: list, what: str, against: str, who: str) -> None:

@@ -12,7 +12,7 @@ from .. import families, names, nn_functions
 from .. import functional as F
 from ..hooks import HookBackward, InsertGradientOf  # noqa: F401  (MindSpore's P.HookBackward)
 from ..debug_ops import (HistogramSummary, ImageSummary, Print, ScalarSummary,  # noqa: F401
-                         TensorSummary)
+                         TensorDump, TensorSummary)
 from ..primitive import Primitive, PrimitiveWithCheck, PrimitiveWithInfer  # noqa: F401
 
 PrimitiveOp = Primitive

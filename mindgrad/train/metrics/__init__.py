@@ -14,6 +14,7 @@ from .similarity import BleuScore, CosineSimilarity, Dice, Perplexity  # noqa: F
 from .surface import (HausdorffDistance, MeanSurfaceDistance,  # noqa: F401
                       RootMeanSquareDistance)
 from .confusion_metric import ConfusionMatrixMetric  # noqa: F401
+from .occlusion import OcclusionSensitivity  # noqa: F401
 
 __factory__ = {
     "accuracy": Accuracy,
@@ -38,6 +39,7 @@ __factory__ = {
     "mean_surface_distance": MeanSurfaceDistance,
     "root_mean_square_distance": RootMeanSquareDistance,
     "confusion_matrix_metric": ConfusionMatrixMetric,
+    "occlusion_sensitivity": OcclusionSensitivity,
 }
 
 
@@ -83,4 +85,5 @@ __all__ = ["names", "get_metric_fn", "get_metrics", "Accuracy", "MAE", "MSE", "M
            "TopKCategoricalAccuracy", "Top1CategoricalAccuracy", "Top5CategoricalAccuracy",
            "Loss", "ConfusionMatrix",
            "BleuScore", "CosineSimilarity", "Dice", "Perplexity", "HausdorffDistance",
-           "MeanSurfaceDistance", "RootMeanSquareDistance", "ConfusionMatrixMetric"]
+           "MeanSurfaceDistance", "RootMeanSquareDistance", "ConfusionMatrixMetric",
+           "OcclusionSensitivity"]
