@@ -461,8 +461,9 @@ class UnravelIndex(Primitive):
         return F.stack(rows[::-1], 0)
 
 
-__all__ = ["RaggedRange", "CompareAndBitpack", "MatrixPower", "MulNoNan", "SquaredDifference", "Rint", "Logit", "NanToNum", "Cross",
-           "Gelu", "SquareSumAll", "EqualCount", "ReduceAll", "ReduceAny", "ReduceStd",
-           "LpNorm", "CumulativeLogsumexp", "SegmentSum", "SegmentMean", "SegmentMax",
-           "SegmentMin", "SegmentProd", "SearchSorted", "LowerBound", "UpperBound",
-           "Sort", "Unique", "InvertPermutation", "UnravelIndex"]
+__all__ = ["RaggedRange", "CompareAndBitpack", "MatrixPower", "MulNoNan", "SquaredDifference",
+           "Rint", "Logit", "NanToNum", "Cross", "Gelu", "SquareSumAll", "EqualCount",
+           "ReduceAll", "ReduceAny", "ReduceStd", "LpNorm", "CumulativeLogsumexp",
+           "SegmentSum", "SegmentMean", "SegmentMax", "SegmentMin", "SegmentProd",
+           "SearchSorted", "LowerBound", "UpperBound", "Sort", "Unique",
+           "InvertPermutation", "UnravelIndex"]

@@ -158,7 +158,8 @@ class ParameterizedTruncatedNormal(_Seeded):
     draws of ``shape`` (batch first) from N(mean, stdevs) restricted to [min, max], one set
     of parameters per batch row."""
 
-    def __call__(self, shape: Any, mean: Any, stdevs: Any, min: Any, max: Any) -> Tensor:  # noqa: A002
+    def __call__(self, shape: Any, mean: Any, stdevs: Any,
+                 min: Any, max: Any) -> Tensor:  # noqa: A002
         op = "ParameterizedTruncatedNormal"
         size = _shape_of(op, shape)
         ps = [F._tensor(v, op, n) for v, n in ((mean, "mean"), (stdevs, "stdevs"),

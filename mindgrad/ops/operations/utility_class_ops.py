@@ -196,8 +196,9 @@ class NthElement(Primitive):
         x = F._tensor(input, "NthElement", "input")
         k = _int("NthElement", "n", n)
         if x.ndim < 1 or not 0 <= k < x.shape[-1]:
-            raise ValueError(f"For 'NthElement', 'n' must be in [0, {x.shape[-1] if x.ndim else 0})"
-                             f" for 'input' of shape {list(x.shape)}, but got {k}.")
+            top = x.shape[-1] if x.ndim else 0
+            raise ValueError(f"For 'NthElement', 'n' must be in [0, {top}) for 'input' of "
+                             f"shape {list(x.shape)}, but got {k}.")
         values = _fn("sort")(x, -1, self.reverse)[0]
         return F.squeeze(F.gather(values, Tensor(np.array([k])), x.ndim - 1), x.ndim - 1)
 
@@ -442,7 +443,8 @@ class ParallelConcat(Primitive):
         return F.concat(tuple(values), 0)
 
 
-__all__ = ["Assert", "identity", "ForiLoop", "WhileLoop", "ScalarToTensor", "TupleToArray", "TensorShape", "DType",
-           "CheckNumerics", "LogSpace", "NthElement", "NuclearNorm", "ListDiff",
-           "TridiagonalMatMul", "MatrixSolveLs", "EmbeddingLookup", "IndexPut", "CTCLossV2",
-           "RandpermV2", "NonDeterministicInts", "Cauchy", "ParallelConcat"]
+__all__ = ["Assert", "identity", "ForiLoop", "WhileLoop", "ScalarToTensor", "TupleToArray",
+           "TensorShape", "DType", "CheckNumerics", "LogSpace", "NthElement",
+           "NuclearNorm", "ListDiff", "TridiagonalMatMul", "MatrixSolveLs",
+           "EmbeddingLookup", "IndexPut", "CTCLossV2", "RandpermV2",
+           "NonDeterministicInts", "Cauchy", "ParallelConcat"]

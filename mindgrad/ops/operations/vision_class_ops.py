@@ -80,7 +80,8 @@ class BoundingBoxEncode(Primitive):
     (N, 4) deltas ``((dx, dy, dw, dh) - means) / stds`` of each ground-truth box from its
     anchor (centre offsets in anchor widths, log size ratios)."""
 
-    def __init__(self, means: Any = (0.0, 0.0, 0.0, 0.0), stds: Any = (1.0, 1.0, 1.0, 1.0)) -> None:
+    def __init__(self, means: Any = (0.0, 0.0, 0.0, 0.0),
+                 stds: Any = (1.0, 1.0, 1.0, 1.0)) -> None:
         super().__init__()
         self.means = _four("BoundingBoxEncode", "means", means)
         self.stds = _four("BoundingBoxEncode", "stds", stds)
