@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from opbench import run_case  # noqa: E402
 
 FAMILIES = ("cases_elementwise", "cases_reduce", "cases_shape", "cases_extended",
-            "cases_catalogue", "cases_msnumpy", "cases_special")
+            "cases_catalogue", "cases_msnumpy", "cases_special", "cases_families")
 
 
 def all_cases() -> list:
