@@ -1,6 +1,5 @@
 """Exact-string tests for mindgrad.core.printing (MindSpore 2.x str/repr)."""
 import numpy as np
-import pytest
 
 from mindgrad.core.printing import format_repr, format_str
 
