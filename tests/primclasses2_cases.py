@@ -55,7 +55,7 @@ CASES: list[Case] = [
     Case("GridSampler3D_bad_rank", lambda ms, ops, x, g: ops.GridSampler3D()(x, g),
          [IMG2, GRID2]),
     Case("CropAndResize", lambda ms, ops, x, b, i: ops.CropAndResize()(x, b, i, (3, 4)),
-         [NHWC, BOXES, BOX_INDEX], grad=(0,)),
+         [NHWC, BOXES, BOX_INDEX], grad=(0, 1)),
     Case("CropAndResize_nearest_extrapolate", lambda ms, ops, x, b, i: ops.CropAndResize(
         "nearest", 0.5)(x, b, i, (4, 3)), [NHWC, BOXES, BOX_INDEX]),
     Case("CropAndResize_bad_index", lambda ms, ops, x, b, i: ops.CropAndResize()(
