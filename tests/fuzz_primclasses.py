@@ -398,3 +398,31 @@ _cls2("FusedSparseProximalAdagrad", lambda rng: [*_state(rng, 2), _f(0.1), _f(0.
                                                  _t(rng, (2, 3)), _rows_idx(rng)], 0, out="")
 
 F.NOT_FUZZED["Depend"] = "returns its first argument, whatever it is (as depend)"
+
+# primclasses2: the classes over the sampling, cropping, CTC decoding and fractional pools
+_cls2("AffineGrid", lambda rng: [_b(False), _t(rng, (2, 2, 3)), ("shape", None, (2, 1, 3, 2))],
+      1, names=("affine_grid",), out="float")
+_cls2("GridSampler2D", lambda rng: [("str", None, "bilinear"), ("str", None, "zeros"),
+                                    _b(False), _t(rng, (1, 2, 3, 4)),
+                                    ("tensor", None, F._unit(rng, (1, 2, 2, 2), F32))], 3,
+      names=("grid_sample",), out="float")
+_cls2("GridSampler3D", lambda rng: [("str", None, "nearest"), ("str", None, "border"),
+                                    _b(True), _t(rng, (1, 1, 2, 3, 2)),
+                                    ("tensor", None, F._unit(rng, (1, 2, 1, 2, 3), F32))], 3,
+      names=("grid_sample",), out="float")
+_cls2("CropAndResize", lambda rng: [
+    ("str", None, "bilinear"), _f(0.0), _t(rng, (2, 4, 5, 2)),
+    ("tensor", None, np.array([[0.1, 0.2, 0.9, 0.8], [0.0, 0.0, 1.0, 1.0]], F32)),
+    ("index", None, np.array([1, 0], np.int32)), ("shape", None, (2, 3))], 2,
+      names=("crop_and_resize",), out="")
+_cls2("CTCGreedyDecoder", lambda rng: [_b(True), _t(rng, (4, 2, 3)),
+                                       ("index", None, np.array([4, 2], np.int32))], 1,
+      names=("ctc_greedy_decoder",), out="")
+_cls2("FractionalMaxPoolWithFixedKsize", lambda rng: [
+    _i(2), ("shape", None, (2, 2)), _t(rng, (1, 2, 5, 6)),
+    ("tensor", None, np.asarray(rng.random((1, 2, 2)), F32))], 2,
+      names=("fractional_max_pool2d",), out="")
+_cls2("FractionalMaxPool3DWithFixedKsize", lambda rng: [
+    _i(2), ("shape", None, (2, 2, 2)), _t(rng, (1, 1, 4, 5, 4)),
+    ("tensor", None, np.asarray(rng.random((1, 1, 3)), F32))], 2,
+      names=("fractional_max_pool3d",), out="")

@@ -46,7 +46,8 @@ SUITES = {"catalogue": ("catalogue_cases", "catalogue.json"),
           "nncells": ("nncells_cases", "nncells.json"),
           "primclasses": ("primclasses_cases", "primclasses.json"),
           "lamblars": ("lamblars_cases", "lamblars.json"),
-          "thorlayers": ("thorlayers_cases", "thorlayers.json")}
+          "thorlayers": ("thorlayers_cases", "thorlayers.json"),
+          "primclasses2": ("primclasses2_cases", "primclasses2.json")}
 
 
 def _suite(name: str) -> tuple:

@@ -496,5 +496,7 @@ from .random_class_ops import *  # noqa: E402,F401,F403
 from .vision_class_ops import *  # noqa: E402,F401,F403
 from .utility_class_ops import *  # noqa: E402,F401,F403
 from .sparse_optimizer_ops import *  # noqa: E402,F401,F403
+# primclasses2: sampling, cropping, CTC decoding and fixed-size fractional pooling classes
+from .sampling_class_ops import *  # noqa: E402,F401,F403
 
 __all__ = F._public_names(globals())
