@@ -382,6 +382,20 @@ def _symmetric(op: str, p: tuple) -> tuple:
     return p[0::2]
 
 
+def _conv3d_options(prim: Primitive, op: str, kernel_size: Any, pad_mode: Any, pad: Any,
+                    stride: Any, dilation: Any, data_format: str) -> None:
+    """Check and keep the options the 3-D convolution classes share."""
+    if data_format != "NCDHW":
+        raise ValueError(f"For '{op}', only data_format 'NCDHW' is supported, but got "
+                         f"{data_format!r}.")
+    prim.kernel_size = _triple(op, "kernel_size", kernel_size, False)
+    prim.pad_mode = _choice(op, "pad_mode", pad_mode.lower() if isinstance(pad_mode, str)
+                            else pad_mode, ("valid", "same", "pad"))
+    prim.pad = _pads6(op, pad)
+    prim.stride = _triple(op, "stride", stride)
+    prim.dilation = _triple(op, "dilation", dilation)
+
+
 class Conv3D(Primitive):
     """``Conv3D(out_channel, kernel_size, mode=1, pad_mode='valid', pad=0, stride=1,
     dilation=1, group=1, data_format='NCDHW')(x, weight, bias=None)``."""
@@ -390,17 +404,9 @@ class Conv3D(Primitive):
                  pad_mode: str = "valid", pad: Any = 0, stride: Any = 1, dilation: Any = 1,
                  group: int = 1, data_format: str = "NCDHW") -> None:
         super().__init__()
-        op = "Conv3D"
-        if data_format != "NCDHW":
-            raise ValueError(f"For '{op}', only data_format 'NCDHW' is supported, but got "
-                             f"{data_format!r}.")
+        _conv3d_options(self, "Conv3D", kernel_size, pad_mode, pad, stride, dilation,
+                        data_format)
         self.out_channel, self.mode, self.group = out_channel, mode, group
-        self.kernel_size = _triple(op, "kernel_size", kernel_size, False)
-        self.pad_mode = _choice(op, "pad_mode", pad_mode.lower() if isinstance(pad_mode, str)
-                                else pad_mode, ("valid", "same", "pad"))
-        self.pad = _pads6(op, pad)
-        self.stride = _triple(op, "stride", stride)
-        self.dilation = _triple(op, "dilation", dilation)
 
     def __call__(self, x: Any, weight: Any, bias: Any = None) -> Tensor:
         w = F._tensor(weight, "Conv3D", "weight")
@@ -423,19 +429,11 @@ class Conv3DTranspose(Primitive):
                  pad_mode: str = "valid", pad: Any = 0, stride: Any = 1, dilation: Any = 1,
                  group: int = 1, output_padding: Any = 0, data_format: str = "NCDHW") -> None:
         super().__init__()
-        op = "Conv3DTranspose"
-        if data_format != "NCDHW":
-            raise ValueError(f"For '{op}', only data_format 'NCDHW' is supported, but got "
-                             f"{data_format!r}.")
+        _conv3d_options(self, "Conv3DTranspose", kernel_size, pad_mode, pad, stride, dilation,
+                        data_format)
         self.in_channel, self.out_channel, self.mode = in_channel, out_channel, mode
-        self.kernel_size = _triple(op, "kernel_size", kernel_size, False)
-        self.pad_mode = _choice(op, "pad_mode", pad_mode.lower() if isinstance(pad_mode, str)
-                                else pad_mode, ("valid", "same", "pad"))
-        self.pad = _pads6(op, pad)
-        self.stride = _triple(op, "stride", stride)
-        self.dilation = _triple(op, "dilation", dilation)
         self.group = group
-        self.output_padding = _triple(op, "output_padding", output_padding)
+        self.output_padding = _triple("Conv3DTranspose", "output_padding", output_padding)
 
     def __call__(self, dout: Any, weight: Any, bias: Any = None) -> Tensor:
         if bias is not None:
